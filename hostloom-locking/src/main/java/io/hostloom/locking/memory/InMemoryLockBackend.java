@@ -1,0 +1,208 @@
+package io.hostloom.locking.memory;
+
+import io.hostloom.locking.spi.AcquireOutcome;
+import io.hostloom.locking.spi.LeaseRecord;
+import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.spi.ReplaceOutcome;
+import io.hostloom.locking.time.LockClock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A {@link LockBackend} in this JVM's memory, with the same state machine a distributed backend
+ * has: expiry by the injected clock's monotonic ticker, owner-checked everything, fencing tokens.
+ * For tests and single-instance deployments; state is lost with the process.
+ *
+ * <p>Every operation is one atomic {@link ConcurrentMap#compute} on the key and completes
+ * synchronously. Fencing tokens come from one counter per backend instance, so they strictly
+ * increase per key (and across keys) for the life of the instance. Expired records are removed
+ * lazily, when their key is next touched, and by {@link #purgeExpired()}.
+ */
+public final class InMemoryLockBackend implements LockBackend {
+  private final LockClock clock;
+  private final ConcurrentMap<String, Entry> leases = new ConcurrentHashMap<>();
+  private final AtomicLong fencing = new AtomicLong();
+
+  private record Entry(String owner, String data, long expiresAtNanos, long token) {
+    boolean liveAt(long now) {
+      return expiresAtNanos - now > 0;
+    }
+
+    LeaseRecord toRecord(long now) {
+      return new LeaseRecord(owner, data, Duration.ofNanos(expiresAtNanos - now), token);
+    }
+  }
+
+  /** A backend on the system clock. */
+  public InMemoryLockBackend() {
+    this(LockClock.system());
+  }
+
+  /** A backend whose expiry follows {@code clock} (the testkit's manual clock in tests). */
+  public InMemoryLockBackend(LockClock clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  @Override
+  public CompletableFuture<AcquireOutcome> acquire(
+      String key, String owner, String data, Duration lease) {
+    checkKeyOwner(key, owner);
+    Objects.requireNonNull(data, "data");
+    long leaseNanos = leaseNanos(lease);
+    long now = clock.nanoTime();
+    AcquireOutcome[] result = new AcquireOutcome[1];
+    leases.compute(
+        key,
+        (k, e) -> {
+          if (e != null && e.liveAt(now) && !e.owner.equals(owner)) {
+            result[0] = AcquireOutcome.held(e.toRecord(now));
+            return e;
+          }
+          if (e != null && e.liveAt(now)) {
+            result[0] = AcquireOutcome.granted(e.token);
+            return new Entry(owner, e.data, now + leaseNanos, e.token);
+          }
+          long token = fencing.incrementAndGet();
+          result[0] = AcquireOutcome.granted(token);
+          return new Entry(owner, data, now + leaseNanos, token);
+        });
+    return CompletableFuture.completedFuture(result[0]);
+  }
+
+  @Override
+  public CompletableFuture<Boolean> extend(String key, String owner, Duration lease) {
+    checkKeyOwner(key, owner);
+    long leaseNanos = leaseNanos(lease);
+    long now = clock.nanoTime();
+    boolean[] done = new boolean[1];
+    leases.computeIfPresent(
+        key,
+        (k, e) -> {
+          if (!e.liveAt(now)) {
+            return null;
+          }
+          if (!e.owner.equals(owner)) {
+            return e;
+          }
+          done[0] = true;
+          return new Entry(e.owner, e.data, now + leaseNanos, e.token);
+        });
+    return CompletableFuture.completedFuture(done[0]);
+  }
+
+  @Override
+  public CompletableFuture<Boolean> release(String key, String owner) {
+    checkKeyOwner(key, owner);
+    long now = clock.nanoTime();
+    boolean[] done = new boolean[1];
+    leases.computeIfPresent(
+        key,
+        (k, e) -> {
+          if (!e.liveAt(now)) {
+            return null;
+          }
+          if (!e.owner.equals(owner)) {
+            return e;
+          }
+          done[0] = true;
+          return null;
+        });
+    return CompletableFuture.completedFuture(done[0]);
+  }
+
+  @Override
+  public CompletableFuture<ReplaceOutcome> replace(
+      String key, String expectedOwner, String newOwner, String newData, Duration lease) {
+    checkKeyOwner(key, expectedOwner);
+    checkKeyOwner(key, newOwner);
+    Objects.requireNonNull(newData, "newData");
+    long leaseNanos = leaseNanos(lease);
+    long now = clock.nanoTime();
+    ReplaceOutcome[] result = {ReplaceOutcome.absent()};
+    leases.computeIfPresent(
+        key,
+        (k, e) -> {
+          if (!e.liveAt(now)) {
+            return null;
+          }
+          if (!e.owner.equals(expectedOwner)) {
+            result[0] = ReplaceOutcome.mismatch(e.toRecord(now));
+            return e;
+          }
+          long token = fencing.incrementAndGet();
+          result[0] = ReplaceOutcome.replaced(token);
+          return new Entry(newOwner, newData, now + leaseNanos, token);
+        });
+    return CompletableFuture.completedFuture(result[0]);
+  }
+
+  @Override
+  public CompletableFuture<Optional<LeaseRecord>> read(String key) {
+    Objects.requireNonNull(key, "key");
+    long now = clock.nanoTime();
+    Entry e = leases.get(key);
+    if (e == null || !e.liveAt(now)) {
+      if (e != null) {
+        leases.remove(key, e); // conditional: never evicts a newer grant
+      }
+      return CompletableFuture.completedFuture(Optional.empty());
+    }
+    return CompletableFuture.completedFuture(Optional.of(e.toRecord(now)));
+  }
+
+  @Override
+  public String name() {
+    return "in-memory";
+  }
+
+  /** The number of live (unexpired) leases. */
+  public int liveCount() {
+    long now = clock.nanoTime();
+    int n = 0;
+    for (Entry e : leases.values()) {
+      if (e.liveAt(now)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Removes expired records now instead of when their keys are next touched. */
+  public void purgeExpired() {
+    long now = clock.nanoTime();
+    leases.forEach(
+        (k, e) -> {
+          if (!e.liveAt(now)) {
+            leases.remove(k, e);
+          }
+        });
+  }
+
+  private static void checkKeyOwner(String key, String owner) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(owner, "owner");
+    if (key.isEmpty()) {
+      throw new IllegalArgumentException("key must not be empty");
+    }
+    if (owner.isEmpty()) {
+      throw new IllegalArgumentException("owner must not be empty");
+    }
+  }
+
+  private static long leaseNanos(Duration lease) {
+    Objects.requireNonNull(lease, "lease");
+    if (lease.isNegative() || lease.isZero()) {
+      throw new IllegalArgumentException("lease must be positive but was " + lease);
+    }
+    try {
+      return Math.max(lease.toNanos(), 1_000_000L); // the SPI's one-millisecond minimum
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE / 4; // effectively forever, without overflowing now + lease
+    }
+  }
+}

@@ -1,0 +1,41 @@
+package io.hostloom.locking.time;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * The kernel's only source of time: a monotonic ticker for every deadline, a wall clock for
+ * reporting only, and a scheduler for timers. Injected so tests move time explicitly (the testkit's
+ * {@code ManualLockClock}) instead of sleeping.
+ *
+ * <p>Deadlines (lease ends, retry delays, {@code maxWait}) are always computed from {@link
+ * #nanoTime()}, so a wall-clock step never shortens or lengthens a lease.
+ */
+public interface LockClock {
+
+  /** Monotonic nanoseconds, as {@link System#nanoTime()}: only differences are meaningful. */
+  long nanoTime();
+
+  /** Wall-clock time, for reporting ({@code leaseEnd}) only. */
+  Instant instant();
+
+  /**
+   * Runs {@code task} once, {@code delay} from now (immediately-due tasks still run asynchronously,
+   * never inside this call). Tasks must be short and must not block: they run on the clock's timer
+   * thread.
+   *
+   * @return a handle whose {@link Timer#cancel()} prevents a task that has not started
+   */
+  Timer schedule(Duration delay, Runnable task);
+
+  /** A scheduled task. */
+  interface Timer {
+    /** Prevents the task from running if it has not started; idempotent. */
+    void cancel();
+  }
+
+  /** The system clock with one shared daemon timer thread. */
+  static LockClock system() {
+    return SystemLockClock.INSTANCE;
+  }
+}

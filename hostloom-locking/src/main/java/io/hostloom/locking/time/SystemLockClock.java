@@ -1,0 +1,52 @@
+package io.hostloom.locking.time;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/** {@link LockClock#system()}: {@code System.nanoTime()} and one daemon timer thread. */
+final class SystemLockClock implements LockClock {
+  static final SystemLockClock INSTANCE = new SystemLockClock();
+
+  private final ScheduledThreadPoolExecutor timer;
+
+  private SystemLockClock() {
+    timer =
+        new ScheduledThreadPoolExecutor(
+            1,
+            r -> {
+              Thread t = new Thread(r, "hostloom-lock-timer");
+              t.setDaemon(true);
+              return t;
+            });
+    // cancelled lease timers are the common case; don't let them pile up in the queue
+    timer.setRemoveOnCancelPolicy(true);
+  }
+
+  @Override
+  public long nanoTime() {
+    return System.nanoTime();
+  }
+
+  @Override
+  public Instant instant() {
+    return Instant.now();
+  }
+
+  @Override
+  public Timer schedule(Duration delay, Runnable task) {
+    long nanos = Math.max(0, saturatedNanos(delay));
+    ScheduledFuture<?> f = timer.schedule(task, nanos, TimeUnit.NANOSECONDS);
+    return () -> f.cancel(false);
+  }
+
+  private static long saturatedNanos(Duration d) {
+    try {
+      return d.toNanos();
+    } catch (ArithmeticException e) {
+      return d.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+  }
+}
