@@ -1,0 +1,160 @@
+package io.hostloom.locking;
+
+import io.hostloom.locking.spi.LockBackend;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A backend-neutral distributed lock: leases with owner tokens, retries, lost-lease detection,
+ * optional automatic extension and fencing tokens. {@link ComposedLock} implements it over any
+ * {@link LockBackend}; {@link #create} builds one without a container.
+ *
+ * <p><b>Coordination, not correctness.</b> The lock keeps instances from doing the same work at the
+ * same time. A lease can run out while an action still runs, and a backend can lose a grant: keep
+ * correctness in the protected resource (transactions, unique constraints, {@link
+ * LockHandle#fencingToken() fencing tokens}).
+ *
+ * <p><b>Keys.</b> Opaque, non-empty, at most {@link LockingOptions#maxKeyLength()} UTF-16 units, no
+ * whitespace or control characters ({@link LockKey}); a backend sees {@code
+ * <namespace>:lock:<key>}. A bad key throws {@link IllegalArgumentException} (null: {@link
+ * NullPointerException}) before any backend call, in every mode.
+ *
+ * <p><b>Blocking and interruption.</b> Blocking methods wait on the lock's clock without spinning.
+ * If the calling thread is interrupted before or during the wait, the wait is abandoned, the
+ * interrupt flag is set again and {@link LockInterruptedException} is thrown; a backend command
+ * already sent is never cancelled, and a grant that arrives later is released by the lock (one
+ * owner-checked release). The {@code *Async} forms never block; cancelling their future is the same
+ * as interrupting the blocking form. Argument, reentrancy and closed-lock errors are thrown
+ * synchronously by every form.
+ *
+ * <p><b>Outcomes.</b> Contention is a value for {@code tryAcquire} (empty) and {@link
+ * LockNotAcquiredException} for the others; a backend failure is {@link
+ * LockProviderUnavailableException} (never retried); a key the calling thread already holds through
+ * {@link #executeWithLock} is {@link LockReentrancyException} (when {@link
+ * LockingOptions#detectReentrancy()}); a closed lock throws {@link IllegalStateException}.
+ */
+public interface DistributedLock {
+
+  /**
+   * {@code true} when grants are real claims on a shared backend; {@code false} in single-instance
+   * (disabled) mode, whose handles are placeholders.
+   */
+  boolean isCoordinated();
+
+  /**
+   * Acquires {@code key} (retrying per the options' policy, bounded by their {@code maxWait}), runs
+   * {@code action} on the calling thread, and releases in a {@code finally}, also when the action
+   * throws. What the action throws propagates unchanged. With {@link OnLost#CANCEL} a loss
+   * interrupts the calling thread while the action runs; the flag is cleared when the action ends.
+   *
+   * @throws LockNotAcquiredException when the key stayed busy
+   * @throws LockProviderUnavailableException when the backend failed
+   * @throws LockInterruptedException when interrupted while acquiring (the action never started)
+   * @throws X what the action throws
+   */
+  <T, X extends Exception> T executeWithLock(
+      String key, LockOptions options, LockedCallable<T, X> action) throws X;
+
+  /**
+   * {@link #executeWithLock(String, LockOptions, LockedCallable)} with {@link
+   * LockOptions#DEFAULTS}.
+   */
+  default <T, X extends Exception> T executeWithLock(String key, LockedCallable<T, X> action)
+      throws X {
+    return executeWithLock(key, LockOptions.DEFAULTS, action);
+  }
+
+  /**
+   * The void form of {@link #executeWithLock(String, LockOptions, LockedCallable)} (a separate name
+   * because a lambda could match both forms).
+   */
+  default <X extends Exception> void runWithLock(
+      String key, LockOptions options, LockedRunnable<X> action) throws X {
+    executeWithLock(
+        key,
+        options,
+        (LockedCallable<Void, X>)
+            h -> {
+              action.run(h);
+              return null;
+            });
+  }
+
+  /**
+   * {@link #runWithLock(String, LockOptions, LockedRunnable)} with {@link LockOptions#DEFAULTS}.
+   */
+  default <X extends Exception> void runWithLock(String key, LockedRunnable<X> action) throws X {
+    runWithLock(key, LockOptions.DEFAULTS, action);
+  }
+
+  /**
+   * Acquires {@code key}, retrying per the options' policy and {@code maxWait}; blocks until
+   * granted or given up. Close the handle to release.
+   *
+   * @throws LockNotAcquiredException when the key stayed busy
+   * @throws LockProviderUnavailableException when the backend failed
+   * @throws LockInterruptedException when interrupted while waiting
+   */
+  LockHandle acquire(String key, LockOptions options);
+
+  /** {@link #acquire(String, LockOptions)} with {@link LockOptions#DEFAULTS}. */
+  default LockHandle acquire(String key) {
+    return acquire(key, LockOptions.DEFAULTS);
+  }
+
+  /**
+   * Like {@link #acquire(String, LockOptions)}, but contention is an empty result instead of an
+   * exception. Follows the options' retry policy and {@code maxWait}.
+   */
+  Optional<LockHandle> tryAcquire(String key, LockOptions options);
+
+  /**
+   * Skip if busy: exactly one attempt ({@link LockOptions#SKIP_IF_BUSY}), never sleeps; empty when
+   * another owner holds the key.
+   */
+  default Optional<LockHandle> tryAcquire(String key) {
+    return tryAcquire(key, LockOptions.SKIP_IF_BUSY);
+  }
+
+  /** {@link #acquire(String, LockOptions)} without blocking. */
+  CompletableFuture<LockHandle> acquireAsync(String key, LockOptions options);
+
+  default CompletableFuture<LockHandle> acquireAsync(String key) {
+    return acquireAsync(key, LockOptions.DEFAULTS);
+  }
+
+  /** {@link #tryAcquire(String, LockOptions)} without blocking. */
+  CompletableFuture<Optional<LockHandle>> tryAcquireAsync(String key, LockOptions options);
+
+  default CompletableFuture<Optional<LockHandle>> tryAcquireAsync(String key) {
+    return tryAcquireAsync(key, LockOptions.SKIP_IF_BUSY);
+  }
+
+  /**
+   * Acquires, runs {@code action}, and releases when its stage completes. With {@link
+   * OnLost#CANCEL} a loss cancels the action's future (its {@code toCompletableFuture()}).
+   * Cancelling the returned future while acquiring abandons the acquisition; once the action has
+   * started it only stops the caller's wait, the lock is released when the action's stage ends.
+   */
+  <T> CompletableFuture<T> executeWithLockAsync(
+      String key, LockOptions options, LockedAsyncFunction<T> action);
+
+  default <T> CompletableFuture<T> executeWithLockAsync(String key, LockedAsyncFunction<T> action) {
+    return executeWithLockAsync(key, LockOptions.DEFAULTS, action);
+  }
+
+  /**
+   * A lock over {@code backend} on the system clock, without a listener.
+   *
+   * @throws IllegalArgumentException when {@code options.validate()} finds problems (all listed)
+   * @throws NullPointerException when enabled and {@code backend} is null
+   */
+  static ComposedLock create(LockingOptions options, LockBackend backend) {
+    return ComposedLock.builder(options, backend).build();
+  }
+
+  /** A builder for a lock with its own clock, listener or logger. */
+  static ComposedLock.Builder builder(LockingOptions options, LockBackend backend) {
+    return ComposedLock.builder(options, backend);
+  }
+}

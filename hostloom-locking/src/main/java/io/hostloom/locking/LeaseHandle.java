@@ -1,0 +1,603 @@
+package io.hostloom.locking;
+
+import io.hostloom.locking.LockEventListener.ExtendResult;
+import io.hostloom.locking.spi.LockBackendException;
+import io.hostloom.locking.time.LockClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * A real handle: states HELD → LOST, HELD → CLOSED, LOST → CLOSED, each once. One clock timer at a
+ * time serves the lease end, the 80 % warning and the heartbeat, whichever is due first. Extensions
+ * (manual and automatic) are queued and sent one at a time.
+ */
+final class LeaseHandle implements LockHandle, Runnable {
+  private static final int HELD = 0;
+  private static final int LOST = 1;
+  private static final int CLOSED = 2;
+
+  private final ComposedLock lock;
+  private final LockClock clock;
+  private final String key;
+  private final String backendKey;
+  private final String owner;
+  private final long fencingToken;
+  private final long requestNanos;
+  private final long acquisitionStartNanos;
+  private final int attempts;
+  private final boolean autoExtend;
+
+  // guarded by this
+  private int state = HELD;
+  private boolean active = true;
+  private LossReason lossReason;
+  private long leaseNanos;
+  private long leaseEndNanos;
+  private long warnAtNanos;
+  private boolean warned;
+  private long heartbeatAtNanos = -1;
+  private boolean heartbeatStopped;
+  private LockClock.Timer timer;
+  private long timerDueNanos;
+  private CompletableFuture<LossReason> lostSignal;
+  private Runnable lossHook;
+  private ArrayDeque<ExtendOp> queue;
+  private boolean extending;
+  private long closedAtNanos = -1;
+
+  LeaseHandle(Acquisition a, long requestNanos, long fencingToken, long nowNanos, int attempts) {
+    this.lock = a.lock;
+    this.clock = lock.clock;
+    this.key = a.key;
+    this.backendKey = a.backendKey;
+    this.owner = a.owner;
+    this.fencingToken = fencingToken;
+    this.requestNanos = requestNanos;
+    this.acquisitionStartNanos = a.startNanos;
+    this.attempts = attempts;
+    this.autoExtend = a.autoExtend;
+    this.leaseNanos = a.leaseNanos;
+    this.leaseEndNanos = requestNanos + a.leaseNanos;
+    long remaining = leaseEndNanos - nowNanos;
+    this.warnAtNanos = nowNanos + remaining - remaining / 5;
+    if (autoExtend) {
+      heartbeatAtNanos = nowNanos + remaining / 2;
+    }
+  }
+
+  void start(long now) {
+    synchronized (this) {
+      armLocked(now);
+    }
+  }
+
+  /** Schedules the one timer for the earliest pending deadline. */
+  private void armLocked(long now) {
+    if (state == CLOSED) {
+      return;
+    }
+    long next = Long.MAX_VALUE;
+    boolean any = false;
+    if (state == HELD) {
+      next = leaseEndNanos;
+      any = true;
+      if (heartbeatAtNanos >= 0 && heartbeatAtNanos - next < 0) {
+        next = heartbeatAtNanos;
+      }
+    }
+    if (!warned && (!any || warnAtNanos - next < 0)) {
+      next = warnAtNanos;
+      any = true;
+    }
+    if (!any) {
+      cancelTimerLocked();
+      return;
+    }
+    if (timer != null) {
+      if (timerDueNanos == next) {
+        return;
+      }
+      timer.cancel();
+    }
+    timerDueNanos = next;
+    timer = clock.schedule(Duration.ofNanos(Math.max(0, next - now)), this);
+  }
+
+  private void cancelTimerLocked() {
+    if (timer != null) {
+      timer.cancel();
+      timer = null;
+    }
+  }
+
+  /** The timer: processes whatever is due, then re-arms. */
+  @Override
+  public void run() {
+    boolean expire = false;
+    boolean warn = false;
+    boolean beat = false;
+    synchronized (this) {
+      timer = null;
+      if (state == CLOSED) {
+        return;
+      }
+      long now = clock.nanoTime();
+      if (state == HELD && now - leaseEndNanos >= 0) {
+        expire = true;
+      }
+      if (!warned && now - warnAtNanos >= 0) {
+        warned = true;
+        warn = true;
+      }
+      if (!expire && state == HELD && heartbeatAtNanos >= 0 && now - heartbeatAtNanos >= 0) {
+        heartbeatAtNanos = -1;
+        beat = true;
+      }
+      if (!expire) {
+        armLocked(now);
+      }
+    }
+    if (warn) {
+      lock.log.warn(
+          "LockHoldThreshold [3103]: lock '{}' has used 80% of its lease without being released",
+          key);
+    }
+    if (expire) {
+      lose(LossReason.EXPIRED);
+    }
+    if (beat) {
+      heartbeat();
+    }
+  }
+
+  // ---------------------------------------------------------------- loss
+
+  /** HELD → LOST, at most once. */
+  private void lose(LossReason reason) {
+    Runnable hook;
+    CompletableFuture<LossReason> signal;
+    synchronized (this) {
+      if (state != HELD) {
+        return;
+      }
+      state = LOST;
+      lossReason = reason;
+      active = false;
+      heartbeatAtNanos = -1;
+      hook = lossHook;
+      signal = lostSignal;
+      armLocked(clock.nanoTime()); // keeps only the pending 80 % warning
+    }
+    reportLoss(reason, hook, signal);
+  }
+
+  private void reportLoss(LossReason reason, Runnable hook, CompletableFuture<LossReason> signal) {
+    lock.log.warn("LockLeaseLost [3102]: lease of lock '{}' lost ({})", key, reason.tagValue());
+    lock.listener.leaseLost(lock.namespace, key, reason);
+    if (signal != null) {
+      signal.complete(reason);
+    }
+    if (hook != null) {
+      try {
+        hook.run();
+      } catch (RuntimeException e) {
+        lock.log.warn(
+            "LockCancellationCallbackFailed [3107]: a loss callback of lock '{}' failed", key, e);
+      }
+    }
+  }
+
+  /** Registers the action hook of {@code executeWithLock}; runs it now when already lost. */
+  void onLoss(Runnable hook) {
+    boolean lostAlready;
+    synchronized (this) {
+      lossHook = hook;
+      lostAlready = lossReason != null;
+    }
+    if (lostAlready) {
+      hook.run();
+    }
+  }
+
+  /** Refuses to start an action on a lease that ran out between the grant and now. */
+  void checkStillHeld() {
+    if (!isHeld()) {
+      long waited = clock.nanoTime() - acquisitionStartNanos;
+      throw LockProviderUnavailableException.of(
+          key,
+          attempts,
+          Duration.ofNanos(waited),
+          LockFailureKind.TIMEOUT,
+          LockBackendException.timeout("the lease ran out before the action could start", null));
+    }
+  }
+
+  // ---------------------------------------------------------------- LockHandle
+
+  @Override
+  public String key() {
+    return key;
+  }
+
+  @Override
+  public boolean isHeld() {
+    synchronized (this) {
+      if (state != HELD) {
+        return false;
+      }
+      if (clock.nanoTime() - leaseEndNanos < 0) {
+        return true;
+      }
+    }
+    lose(LossReason.EXPIRED); // the timer may not have fired yet
+    return false;
+  }
+
+  @Override
+  public Instant leaseEnd() {
+    long left;
+    synchronized (this) {
+      left = leaseEndNanos - clock.nanoTime();
+    }
+    return clock.instant().plusNanos(left);
+  }
+
+  @Override
+  public CompletableFuture<LossReason> lost() {
+    synchronized (this) {
+      if (lostSignal == null) {
+        lostSignal = new CompletableFuture<>();
+        if (lossReason != null) {
+          lostSignal.complete(lossReason);
+        }
+      }
+      return lostSignal.copy();
+    }
+  }
+
+  @Override
+  public boolean isCoordinated() {
+    return true;
+  }
+
+  @Override
+  public long fencingToken() {
+    return fencingToken;
+  }
+
+  /** Time from the acquisition request to the close; -1 while open. */
+  long holdNanos() {
+    synchronized (this) {
+      return closedAtNanos < 0 ? -1 : closedAtNanos - requestNanos;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "LockHandle[key=" + key + ", fencingToken=" + fencingToken + ", held=" + isHeld() + "]";
+  }
+
+  // ---------------------------------------------------------------- extension
+
+  private static final class ExtendOp {
+    final Duration lease;
+    final long leaseNanos;
+    final boolean automatic;
+    final CompletableFuture<Boolean> result = new CompletableFuture<>();
+    long requestNanos;
+
+    ExtendOp(Duration lease, long leaseNanos, boolean automatic) {
+      this.lease = lease;
+      this.leaseNanos = leaseNanos;
+      this.automatic = automatic;
+    }
+  }
+
+  @Override
+  public boolean extend(Duration lease) {
+    CompletableFuture<Boolean> f = extendAsync(lease);
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      f.cancel(false); // a queued extension is then never sent
+      Thread.currentThread().interrupt();
+      throw LockInterruptedException.extending(key);
+    } catch (ExecutionException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public CompletableFuture<Boolean> extendAsync(Duration lease) {
+    Objects.requireNonNull(lease, "lease");
+    if (lease.isNegative() || lease.isZero()) {
+      throw new IllegalArgumentException("lease must be positive but was " + lease);
+    }
+    long n = ComposedLock.nanos(lease);
+    if (n > lock.maxLeaseNanos) {
+      return enqueue(lock.options.maxLease(), lock.maxLeaseNanos, false);
+    }
+    return enqueue(lease, n, false);
+  }
+
+  private CompletableFuture<Boolean> enqueue(Duration lease, long leaseNanos, boolean automatic) {
+    if (!isHeld()) {
+      return CompletableFuture.completedFuture(false);
+    }
+    ExtendOp op = new ExtendOp(lease, leaseNanos, automatic);
+    synchronized (this) {
+      if (queue == null) {
+        queue = new ArrayDeque<>(2);
+      }
+      queue.add(op);
+    }
+    dispatch();
+    return op.result;
+  }
+
+  /** Sends queued extensions one at a time. */
+  private void dispatch() {
+    while (true) {
+      ExtendOp op;
+      boolean send;
+      synchronized (this) {
+        if (extending || queue == null) {
+          return;
+        }
+        op = queue.poll();
+        if (op == null) {
+          return;
+        }
+        if (op.result.isDone()) {
+          continue; // cancelled while queued: never sent
+        }
+        long now = clock.nanoTime();
+        send = state == HELD && now - leaseEndNanos < 0;
+        if (send) {
+          extending = true;
+          op.requestNanos = now;
+        }
+      }
+      if (!send) {
+        isHeld(); // reports a local expiry the timer has not seen yet
+        op.result.complete(false);
+        continue;
+      }
+      CompletableFuture<Boolean> f;
+      try {
+        f = lock.backend.extend(backendKey, owner, op.lease);
+      } catch (RuntimeException e) {
+        f = CompletableFuture.failedFuture(e);
+      }
+      if (f.isDone()) {
+        onExtended(op, f);
+        continue;
+      }
+      CompletableFuture<Boolean> pending = f;
+      var unused =
+          f.whenComplete(
+              (r, e) -> {
+                onExtended(op, pending);
+                dispatch();
+              });
+      return;
+    }
+  }
+
+  private void onExtended(ExtendOp op, CompletableFuture<Boolean> f) {
+    long now = clock.nanoTime();
+    Boolean ok = null;
+    Throwable error = null;
+    try {
+      ok = f.join();
+    } catch (CompletionException | java.util.concurrent.CancellationException e) {
+      error = ComposedLock.unwrap(e);
+    }
+    synchronized (this) {
+      extending = false;
+    }
+    ExtendResult result;
+    boolean extended = false;
+    if (error != null || ok == null) {
+      result = ExtendResult.FAILED;
+      lock.log.warn(
+          "LockExtendFailed [3105]: extension of lock '{}' failed; the lease end stays {}",
+          key,
+          leaseEnd(),
+          error);
+    } else if (!ok) {
+      result = ExtendResult.REFUSED;
+      lose(LossReason.EXTEND_REFUSED);
+    } else if (now - op.requestNanos >= op.leaseNanos) {
+      result = ExtendResult.TOO_LATE;
+      lose(LossReason.EXTEND_TOO_LATE);
+    } else {
+      synchronized (this) {
+        extended = state == HELD;
+        if (extended) {
+          leaseNanos = op.leaseNanos;
+          leaseEndNanos = op.requestNanos + op.leaseNanos;
+          long remaining = leaseEndNanos - now;
+          warnAtNanos = now + remaining - remaining / 5;
+          warned = false;
+          if (autoExtend && !heartbeatStopped) {
+            heartbeatAtNanos = now + remaining / 2;
+          }
+          armLocked(now);
+        }
+      }
+      result = extended ? ExtendResult.EXTENDED : ExtendResult.TOO_LATE;
+    }
+    lock.listener.extended(lock.namespace, key, result, op.automatic);
+    op.result.complete(extended);
+  }
+
+  /** An automatic extension, requesting the current lease length. */
+  private void heartbeat() {
+    long lease;
+    boolean stop = false;
+    synchronized (this) {
+      if (state != HELD) {
+        return;
+      }
+      long now = clock.nanoTime();
+      long held = now - requestNanos;
+      lease = leaseNanos;
+      if (held >= lock.maxHoldNanos) {
+        stop = true;
+      } else if (lock.options.strictMaxHold()) {
+        long holdEnd = requestNanos + lock.maxHoldNanos;
+        if (holdEnd - leaseEndNanos <= 0) {
+          stop = true; // the lease already reaches max hold
+        } else {
+          lease = Math.min(lease, holdEnd - now);
+        }
+      }
+      if (stop) {
+        heartbeatStopped = true;
+      }
+    }
+    if (stop) {
+      lock.log.info(
+          "LockAutoExtendStopped [3106]: automatic extension of lock '{}' stopped at max hold {}",
+          key,
+          lock.options.maxHold());
+      return;
+    }
+    CompletableFuture<Boolean> r = enqueue(Duration.ofNanos(lease), lease, true);
+    var unused =
+        r.whenComplete(
+            (ok, e) -> {
+              if (!Boolean.TRUE.equals(ok)) {
+                scheduleHeartbeatRetry();
+              }
+            });
+  }
+
+  /** After a failed heartbeat: half the time left, at least lease/20, at most the time left. */
+  private void scheduleHeartbeatRetry() {
+    synchronized (this) {
+      if (state != HELD || heartbeatStopped) {
+        return; // lost (refused, too late, expired) or closed: no retry
+      }
+      long now = clock.nanoTime();
+      long left = leaseEndNanos - now;
+      if (left <= 0) {
+        return;
+      }
+      long next = Math.min(Math.max(left / 2, leaseNanos / 20), left);
+      heartbeatAtNanos = now + next;
+      armLocked(now);
+    }
+  }
+
+  // ---------------------------------------------------------------- release
+
+  @Override
+  public void close() {
+    CompletableFuture<Void> pending = release();
+    if (pending == null) {
+      return;
+    }
+    try {
+      pending.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // stop waiting; the release completes in the background
+    } catch (ExecutionException e) {
+      // never: the release future only completes normally
+    }
+  }
+
+  @Override
+  public CompletableFuture<Void> closeAsync() {
+    CompletableFuture<Void> pending = release();
+    return pending != null ? pending : CompletableFuture.completedFuture(null);
+  }
+
+  /** Sends the release; null when it is done already (or was done before). */
+  private CompletableFuture<Void> release() {
+    isHeld(); // a lease that ran out before the close is a loss, reported first
+    boolean wasHeld;
+    boolean wasActive;
+    long now;
+    ArrayDeque<ExtendOp> dropped;
+    synchronized (this) {
+      if (state == CLOSED) {
+        return null;
+      }
+      now = clock.nanoTime();
+      wasHeld = state == HELD;
+      state = CLOSED;
+      wasActive = active;
+      active = false;
+      heartbeatAtNanos = -1;
+      closedAtNanos = now;
+      cancelTimerLocked();
+      dropped = queue;
+      queue = null;
+    }
+    if (dropped != null) {
+      for (ExtendOp op : dropped) {
+        op.result.complete(false);
+      }
+    }
+    long hold = now - requestNanos;
+    CompletableFuture<Boolean> f;
+    try {
+      f = lock.backend.release(backendKey, owner);
+    } catch (RuntimeException e) {
+      f = CompletableFuture.failedFuture(e);
+    }
+    if (f.isDone()) {
+      onReleased(f, hold, wasHeld, wasActive);
+      return null;
+    }
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    CompletableFuture<Boolean> pending = f;
+    var unused =
+        f.whenComplete(
+            (r, e) -> {
+              try {
+                onReleased(pending, hold, wasHeld, wasActive);
+              } finally {
+                done.complete(null);
+              }
+            });
+    return done;
+  }
+
+  private void onReleased(
+      CompletableFuture<Boolean> f, long hold, boolean wasHeld, boolean wasActive) {
+    Boolean ok = null;
+    Throwable error = null;
+    try {
+      ok = f.join();
+    } catch (CompletionException | java.util.concurrent.CancellationException e) {
+      error = ComposedLock.unwrap(e);
+    }
+    if (error != null || ok == null) {
+      lock.log.warn(
+          "LockReleaseFailed [3104]: release of lock '{}' failed; the backend keeps the lease"
+              + " until it expires (about {})",
+          key,
+          leaseEnd(),
+          error);
+    } else if (!ok && wasHeld) {
+      Runnable hook;
+      CompletableFuture<LossReason> signal;
+      synchronized (this) {
+        lossReason = LossReason.RELEASE_REFUSED;
+        hook = null; // the action has ended: nothing to cancel
+        signal = lostSignal;
+      }
+      reportLoss(LossReason.RELEASE_REFUSED, hook, signal);
+      wasActive = false; // the loss ended the active lease
+    }
+    lock.listener.released(lock.namespace, key, hold, wasActive);
+  }
+}

@@ -1,0 +1,119 @@
+package io.hostloom.locking;
+
+/**
+ * What a lock reports for metrics and traces; the {@code hostloom-micrometer} module turns it into
+ * the {@code hostloom.lock.*} meters and the {@code lock.acquire}/{@code lock.execute}
+ * observations. Every method has a no-op default.
+ *
+ * <p><b>Threading.</b> Callbacks run on the thread where the event happened: the caller, a
+ * backend's I/O thread or the clock's timer thread. They must be quick and must not block.
+ *
+ * <p><b>Failures.</b> A callback that throws is logged and ignored: it never stops an acquisition,
+ * a release or the loss accounting.
+ *
+ * <p><b>Privacy.</b> Owner tokens never reach a listener. Keys do: treat them as high-cardinality
+ * (never a metric tag).
+ *
+ * <p><b>Active count.</b> {@link #acquireFinished} with {@link AcquireResult#ACQUIRED} starts an
+ * active lease; it ends exactly once, either with {@link #leaseLost} or with {@link #released}
+ * whose {@code wasActive} is {@code true}.
+ */
+public interface LockEventListener {
+  /** The listener that does nothing; the default. */
+  LockEventListener NO_OP = new LockEventListener() {};
+
+  /** How an acquisition ended. */
+  enum AcquireResult {
+    ACQUIRED,
+    NOT_ACQUIRED,
+    /** The backend failed or granted too late: {@link LockProviderUnavailableException}. */
+    UNAVAILABLE,
+    /** The caller stopped waiting (interrupt, cancelled future) or the lock was closed. */
+    ABANDONED
+  }
+
+  /** How an extension ended. */
+  enum ExtendResult {
+    EXTENDED,
+    /** The backend said "not the owner"; the handle is lost. */
+    REFUSED,
+    /** Granted after the requested lease was spent; the handle is lost. */
+    TOO_LATE,
+    /** The backend call failed; the lease end is unchanged. */
+    FAILED
+  }
+
+  /** How the release of an abandoned or uncertain acquisition ended. */
+  enum OrphanResult {
+    RELEASED,
+    ABSENT,
+    FAILED
+  }
+
+  /** A lock was created; {@code enabled == false} is single-instance mode. */
+  default void lockOpened(String namespace, boolean enabled) {}
+
+  /** A lock was closed. */
+  default void lockClosed(String namespace, boolean enabled) {}
+
+  /**
+   * An {@code executeWithLock} starts. The returned context (may be null) is passed to the
+   * acquisition inside it and to {@link #executeFinished}.
+   */
+  default Object executeStarted(String namespace, String key, boolean coordinated) {
+    return null;
+  }
+
+  /**
+   * An {@code executeWithLock} ended, after the release.
+   *
+   * @param holdNanos time from the acquisition request to the release, or {@code -1} when nothing
+   *     was acquired or the lock is disabled
+   * @param failure what the call threw, or null
+   */
+  default void executeFinished(
+      Object context, String namespace, String key, long holdNanos, Throwable failure) {}
+
+  /**
+   * An acquisition starts (after argument, reentrancy and closed checks, which report nothing).
+   *
+   * @param parent the context of the enclosing {@code executeWithLock}, or null
+   * @return a context for {@link #acquireFinished}, may be null
+   */
+  default Object acquireStarted(String namespace, String key, Object parent) {
+    return null;
+  }
+
+  /**
+   * An acquisition ended.
+   *
+   * @param waitedNanos time from the call to the end, on the lock's clock
+   * @param attempts backend calls sent
+   * @param failure the exception for {@code UNAVAILABLE}/{@code ABANDONED}, else null
+   */
+  default void acquireFinished(
+      Object context,
+      String namespace,
+      String key,
+      AcquireResult result,
+      long waitedNanos,
+      int attempts,
+      Throwable failure) {}
+
+  /** A held lease was lost; ends the active lease. Called at most once per handle. */
+  default void leaseLost(String namespace, String key, LossReason reason) {}
+
+  /**
+   * A handle was closed and its release answered (or failed).
+   *
+   * @param holdNanos time from the acquisition request to the close
+   * @param wasActive whether this ends the active lease (false when it was lost before)
+   */
+  default void released(String namespace, String key, long holdNanos, boolean wasActive) {}
+
+  /** An extension ended; {@code automatic} for heartbeats. */
+  default void extended(String namespace, String key, ExtendResult result, boolean automatic) {}
+
+  /** An orphan release (abandoned or uncertain acquisition) ended. */
+  default void orphanReleased(String namespace, String key, OrphanResult result) {}
+}
