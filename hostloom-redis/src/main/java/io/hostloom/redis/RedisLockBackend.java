@@ -1,0 +1,581 @@
+package io.hostloom.redis;
+
+import io.hostloom.locking.spi.AcquireOutcome;
+import io.hostloom.locking.spi.BackendHealth;
+import io.hostloom.locking.spi.BackendHealthProbe;
+import io.hostloom.locking.spi.LeaseRecord;
+import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.spi.LockBackendException;
+import io.hostloom.locking.spi.ReplaceOutcome;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.BaseRedisAsyncCommands;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.output.NestedMultiOutput;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * A {@link LockBackend} over Redis (6.2 and later, 7.x, Valkey; standalone, Sentinel or Cluster)
+ * through Lettuce's asynchronous API.
+ *
+ * <p><b>One round trip per operation.</b> Each operation is one Lua script sent as {@code EVALSHA};
+ * only when the server does not know the script (first use after a restart or {@code SCRIPT FLUSH})
+ * does a {@code NOSCRIPT} answer cost a second round trip with {@code EVAL}. Scripts run
+ * atomically, compare owners on the server and let the server's clock decide expiry ({@code
+ * PEXPIRE}, {@code PTTL}). Lease durations are rounded <em>up</em> to whole milliseconds (minimum 1
+ * ms). See {@link RedisKeyLayout} for the keys and the module README for when fencing tokens hold.
+ *
+ * <p><b>Bounded calls and failures.</b> Every command is bounded by the command timeout (default
+ * {@value #DEFAULT_COMMAND_TIMEOUT_SECONDS} s; the fallback {@code EVAL} has its own). Futures
+ * complete exceptionally only with {@link io.hostloom.locking.spi.LockBackendException}: {@code
+ * UNAVAILABLE} when the command never left this process (not connected, connect failed, closed),
+ * {@code TIMEOUT} when no answer came in time, {@code OTHER} otherwise (including a connection that
+ * dropped after the command was written). Futures complete on Lettuce's I/O threads.
+ *
+ * <p><b>Connections.</b> Built from a URI, the backend owns its Lettuce client: it connects on
+ * first use (so it can be built while Redis is down), reconnects by itself, rejects commands while
+ * disconnected instead of queueing them (so they are never replayed later), and shuts the client
+ * down on {@link #close()}. A client or connection supplied by the user is used as configured and
+ * never closed by this backend.
+ *
+ * <p><b>Release notifications.</b> Release and replace publish on the key's release channel, and
+ * {@link ReleaseNotifier} lets waiters react to it; this needs a client (not a bare connection).
+ */
+public final class RedisLockBackend
+    implements LockBackend, BackendHealthProbe, ReleaseNotifier, AutoCloseable {
+  static final int DEFAULT_COMMAND_TIMEOUT_SECONDS = 5;
+
+  /** Default bound on every Redis command: {@value #DEFAULT_COMMAND_TIMEOUT_SECONDS} s. */
+  public static final Duration DEFAULT_COMMAND_TIMEOUT =
+      Duration.ofSeconds(DEFAULT_COMMAND_TIMEOUT_SECONDS);
+
+  /** Default bound on a health probe: 2 s. */
+  public static final Duration DEFAULT_HEALTH_TIMEOUT = Duration.ofSeconds(2);
+
+  /** Default time a fencing counter outlives the last lease of its key: 1 day. */
+  public static final Duration DEFAULT_FENCE_RETENTION = Duration.ofDays(1);
+
+  // 2^50 ms (35 000 years): "forever" that Redis and Lua doubles both hold exactly
+  private static final long MAX_TTL_MILLIS = 1L << 50;
+
+  private static final Wtf8Codec CODEC = Wtf8Codec.INSTANCE;
+
+  private final ScriptClient scripts;
+  private final ReleaseSubscriptions subscriptions; // null: notifications need a client
+  private final RedisKeyLayout layout;
+  private final Duration commandTimeout;
+  private final Duration healthTimeout;
+  private final long fenceRetentionMillis;
+  private final boolean publishReleases;
+  private final Supplier<CompletableFuture<?>> shutdown;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private RedisLockBackend(Builder b, RedisConnections w) {
+    this.scripts = new ScriptClient(w.commands(), b.commandTimeout);
+    this.subscriptions = w.pubSub() == null ? null : new ReleaseSubscriptions(w.pubSub());
+    this.layout = RedisKeyLayout.withPrefix(b.keyPrefix);
+    this.commandTimeout = b.commandTimeout;
+    this.healthTimeout = b.healthTimeout;
+    this.fenceRetentionMillis = millisUp(b.fenceRetention);
+    this.publishReleases = b.releaseNotifications;
+    this.shutdown = w.shutdown();
+  }
+
+  /** A builder; give it exactly one of a URI, a client or a connection. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The key layout, to find a lock's keys with {@code redis-cli}. */
+  public RedisKeyLayout layout() {
+    return layout;
+  }
+
+  @Override
+  public CompletableFuture<AcquireOutcome> acquire(
+      String key, String owner, String data, Duration lease) {
+    checkKeyOwner(key, owner);
+    Objects.requireNonNull(data, "data");
+    long leaseMs = leaseMillis(lease);
+    return eval(
+        "acquire",
+        LeaseScripts.ACQUIRE,
+        () -> new NestedMultiOutput<>(CODEC),
+        List.of(layout.leaseKey(key), layout.fenceKey(key)),
+        List.of(owner, data, Long.toString(leaseMs), fenceTtl(leaseMs)),
+        r ->
+            granted(r)
+                ? AcquireOutcome.granted(token(r.get(1)))
+                : AcquireOutcome.held(record(r, 1)));
+  }
+
+  @Override
+  public CompletableFuture<Boolean> extend(String key, String owner, Duration lease) {
+    checkKeyOwner(key, owner);
+    long leaseMs = leaseMillis(lease);
+    return eval(
+        "extend",
+        LeaseScripts.EXTEND,
+        () -> new IntegerOutput<>(CODEC),
+        List.of(layout.leaseKey(key), layout.fenceKey(key)),
+        List.of(owner, Long.toString(leaseMs), fenceTtl(leaseMs)),
+        r -> r == 1L);
+  }
+
+  @Override
+  public CompletableFuture<Boolean> release(String key, String owner) {
+    checkKeyOwner(key, owner);
+    return eval(
+        "release",
+        LeaseScripts.RELEASE,
+        () -> new IntegerOutput<>(CODEC),
+        List.of(layout.leaseKey(key)),
+        List.of(owner, channel(key)),
+        r -> r == 1L);
+  }
+
+  @Override
+  public CompletableFuture<ReplaceOutcome> replace(
+      String key, String expectedOwner, String newOwner, String newData, Duration lease) {
+    checkKeyOwner(key, expectedOwner);
+    checkKeyOwner(key, newOwner);
+    Objects.requireNonNull(newData, "newData");
+    long leaseMs = leaseMillis(lease);
+    return eval(
+        "replace",
+        LeaseScripts.REPLACE,
+        () -> new NestedMultiOutput<>(CODEC),
+        List.of(layout.leaseKey(key), layout.fenceKey(key)),
+        List.of(
+            expectedOwner,
+            newOwner,
+            newData,
+            Long.toString(leaseMs),
+            fenceTtl(leaseMs),
+            channel(key)),
+        r -> {
+          long status = (Long) r.get(0);
+          if (status == 1L) {
+            return ReplaceOutcome.replaced(token(r.get(1)));
+          }
+          return status == 2L ? ReplaceOutcome.mismatch(record(r, 1)) : ReplaceOutcome.absent();
+        });
+  }
+
+  @Override
+  public CompletableFuture<Optional<LeaseRecord>> read(String key) {
+    Objects.requireNonNull(key, "key");
+    if (key.isEmpty()) {
+      throw new IllegalArgumentException("key must not be empty");
+    }
+    return eval(
+        "read",
+        LeaseScripts.READ,
+        () -> new NestedMultiOutput<>(CODEC),
+        List.of(layout.leaseKey(key)),
+        List.of(),
+        r -> r.isEmpty() ? Optional.empty() : Optional.of(record(r, 0)));
+  }
+
+  @Override
+  public String name() {
+    return "redis";
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Subscribes to the key's release channel while someone waits. Without a client (a bare
+   * connection was supplied) or with release notifications switched off, the future only ends when
+   * cancelled: waiters then simply poll.
+   */
+  @Override
+  public CompletableFuture<Void> nextRelease(String key) {
+    Objects.requireNonNull(key, "key");
+    if (subscriptions == null || !publishReleases || closed.get()) {
+      return new CompletableFuture<>();
+    }
+    return subscriptions.next(layout.releaseChannel(key));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Sends {@code PING} (connecting first if needed), bounded by the health timeout (default 2
+   * s). The description names no endpoint, user or key.
+   */
+  @Override
+  public CompletableFuture<BackendHealth> checkHealth() {
+    CompletableFuture<BackendHealth> result = new CompletableFuture<>();
+    long start = System.nanoTime();
+    try {
+      var unused =
+          scripts
+              .ping()
+              .whenComplete(
+                  (pong, t) -> {
+                    if (t == null) {
+                      double ms = (System.nanoTime() - start) / 1e6;
+                      result.complete(
+                          BackendHealth.healthy(
+                              String.format(Locale.ROOT, "Redis reachable (PING %.1f ms)", ms)));
+                    } else {
+                      Throwable cause = RedisFailures.unwrap(t);
+                      Throwable root =
+                          cause instanceof LockBackendException && cause.getCause() != null
+                              ? cause.getCause()
+                              : cause;
+                      result.complete(
+                          BackendHealth.unhealthy(
+                              "Redis unreachable ("
+                                  + RedisFailures.kindOf(cause)
+                                  + ": "
+                                  + root.getClass().getSimpleName()
+                                  + ")"));
+                    }
+                  });
+    } catch (RuntimeException e) {
+      result.complete(
+          BackendHealth.unhealthy("Redis probe failed: " + e.getClass().getSimpleName()));
+    }
+    result.completeOnTimeout(
+        BackendHealth.unhealthy("Redis did not answer PING within " + healthTimeout),
+        healthTimeout.toNanos(),
+        TimeUnit.NANOSECONDS);
+    return result;
+  }
+
+  /**
+   * Closes what this backend opened: its connections and, when built from a URI, its client. A
+   * user's client or connection stays open. Commands in flight fail ({@code OTHER}); later calls
+   * fail with {@code UNAVAILABLE}; waiters of {@link #nextRelease} are woken. Blocks up to about 5
+   * s while Lettuce shuts down (do not call it from a Lettuce I/O thread). Idempotent.
+   */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    CompletableFuture<Void> pubSubClosed =
+        subscriptions == null ? CompletableFuture.completedFuture(null) : subscriptions.close();
+    // a client we own is shut down only after our connections closed: no double close
+    CompletableFuture<?> done =
+        CompletableFuture.allOf(pubSubClosed, scripts.close())
+            .completeOnTimeout(null, 2, TimeUnit.SECONDS)
+            .thenCompose(v -> shutdown.get());
+    try {
+      done.get(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      // best effort: nothing of ours is left that a caller could use
+    }
+  }
+
+  // ---- one script, one round trip; failures get their kind, replies their shape ----
+
+  private <T, R> CompletableFuture<R> eval(
+      String operation,
+      LeaseScripts.Script script,
+      Supplier<CommandOutput<String, String, T>> output,
+      List<String> keys,
+      List<String> argv,
+      Function<T, R> parse) {
+    CompletableFuture<R> result = new CompletableFuture<>();
+    var unused =
+        scripts
+            .run(script, output, keys, argv)
+            .whenComplete(
+                (reply, t) -> {
+                  if (t != null) {
+                    result.completeExceptionally(RedisFailures.map(operation, t));
+                    return;
+                  }
+                  try {
+                    result.complete(parse.apply(reply));
+                  } catch (RuntimeException e) { // a reply of an unexpected shape
+                    result.completeExceptionally(RedisFailures.map(operation, e));
+                  }
+                });
+    return result;
+  }
+
+  // ---- replies ----
+
+  private static boolean granted(List<Object> reply) {
+    return (Long) reply.get(0) == 1L;
+  }
+
+  private static long token(Object value) {
+    return Long.parseLong((String) value);
+  }
+
+  // {token, owner, data, pttl} starting at index from
+  private static LeaseRecord record(List<Object> reply, int from) {
+    long pttl = (Long) reply.get(from + 3);
+    // a lease without expiry was not written by these scripts; it never expires
+    Duration remaining = pttl > 0 ? Duration.ofMillis(pttl) : Duration.ofMillis(Long.MAX_VALUE);
+    return new LeaseRecord(
+        (String) reply.get(from + 1),
+        (String) reply.get(from + 2),
+        remaining,
+        token(reply.get(from)));
+  }
+
+  // ---- arguments ----
+
+  private String channel(String key) {
+    return publishReleases ? layout.releaseChannel(key) : "";
+  }
+
+  private String fenceTtl(long leaseMs) {
+    return Long.toString(Math.min(leaseMs + fenceRetentionMillis, MAX_TTL_MILLIS));
+  }
+
+  /** {@code lease} in whole milliseconds, rounded up (never 0), at most 2^50. */
+  static long leaseMillis(Duration lease) {
+    Objects.requireNonNull(lease, "lease");
+    if (lease.isNegative() || lease.isZero()) {
+      throw new IllegalArgumentException("lease must be positive but was " + lease);
+    }
+    return millisUp(lease);
+  }
+
+  private static long millisUp(Duration d) {
+    if (d.compareTo(Duration.ofMillis(MAX_TTL_MILLIS)) >= 0) {
+      return MAX_TTL_MILLIS;
+    }
+    long ms = d.toMillis();
+    return d.equals(Duration.ofMillis(ms)) ? ms : ms + 1;
+  }
+
+  private static void checkKeyOwner(String key, String owner) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(owner, "owner");
+    if (key.isEmpty()) {
+      throw new IllegalArgumentException("key must not be empty");
+    }
+    if (owner.isEmpty()) {
+      throw new IllegalArgumentException("owner must not be empty");
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "RedisLockBackend[" + layout + ", commandTimeout=" + commandTimeout + "]";
+  }
+
+  // ---- construction ----
+
+  /**
+   * Builds a {@link RedisLockBackend}. Exactly one source is required: {@link #uri}, {@link
+   * #client} (with {@link #uri}), {@link #clusterClient} or {@link #connection}. Values are checked
+   * when set; {@link #build()} checks the combination.
+   */
+  public static final class Builder {
+    private RedisURI uri;
+    private RedisClient client;
+    private RedisClusterClient clusterClient;
+    private StatefulConnection<?, ?> connection;
+    private BaseRedisAsyncCommands<?, ?> connectionAsync;
+    private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
+    private Duration healthTimeout = DEFAULT_HEALTH_TIMEOUT;
+    private Duration fenceRetention = DEFAULT_FENCE_RETENTION;
+    private String keyPrefix = RedisKeyLayout.DEFAULT_PREFIX;
+    private boolean releaseNotifications = true;
+
+    private Builder() {}
+
+    /**
+     * Where Redis is: {@code redis://[user:password@]host[:port][/db]}, {@code rediss://...} (TLS)
+     * or {@code redis-sentinel://host[:port][,host2[:port2]][/db]#masterName}. Without {@link
+     * #client}, the backend creates and owns its client.
+     *
+     * @throws IllegalArgumentException when Lettuce cannot parse it
+     */
+    public Builder uri(String uri) {
+      Objects.requireNonNull(uri, "uri");
+      try {
+        return uri(RedisURI.create(uri));
+      } catch (RuntimeException e) {
+        throw new IllegalArgumentException(
+            "uri must be a redis://, rediss:// or redis-sentinel:// URI but could not be parsed: "
+                + e.getClass().getSimpleName(),
+            e);
+      }
+    }
+
+    /**
+     * As {@link #uri(String)}. The object is used as it is and never changed: do not change it
+     * afterwards either. (Not copied: Lettuce 6.8's {@code RedisURI.builder(RedisURI)} drops
+     * Sentinel nodes.)
+     */
+    public Builder uri(RedisURI uri) {
+      this.uri = Objects.requireNonNull(uri, "uri");
+      return this;
+    }
+
+    /**
+     * Uses the user's client to connect to {@link #uri}; the client is not shut down by {@link
+     * #close()}. Its options apply as they are: for exact error kinds set {@code
+     * disconnectedBehavior(REJECT_COMMANDS)} (see the README).
+     */
+    public Builder client(RedisClient client) {
+      this.client = Objects.requireNonNull(client, "client");
+      return this;
+    }
+
+    /** Uses the user's Redis Cluster client (its own seed URIs); it is not shut down by us. */
+    public Builder clusterClient(RedisClusterClient clusterClient) {
+      this.clusterClient = Objects.requireNonNull(clusterClient, "clusterClient");
+      return this;
+    }
+
+    /**
+     * Uses the user's open connection, of any codec, as is; it is not closed by us. Without a
+     * client there are no release notifications: waiters poll.
+     */
+    public Builder connection(StatefulRedisConnection<?, ?> connection) {
+      this.connection = Objects.requireNonNull(connection, "connection");
+      this.connectionAsync = connection.async();
+      return this;
+    }
+
+    /** As {@link #connection(StatefulRedisConnection)}, for a Redis Cluster connection. */
+    public Builder connection(StatefulRedisClusterConnection<?, ?> connection) {
+      this.connection = Objects.requireNonNull(connection, "connection");
+      this.connectionAsync = connection.async();
+      return this;
+    }
+
+    /**
+     * Bound on every Redis command and on connecting; default {@link #DEFAULT_COMMAND_TIMEOUT}.
+     *
+     * @throws IllegalArgumentException when not positive
+     */
+    public Builder commandTimeout(Duration commandTimeout) {
+      this.commandTimeout = positive("commandTimeout", commandTimeout);
+      return this;
+    }
+
+    /**
+     * Bound on a health probe; default {@link #DEFAULT_HEALTH_TIMEOUT}.
+     *
+     * @throws IllegalArgumentException when not positive
+     */
+    public Builder healthTimeout(Duration healthTimeout) {
+      this.healthTimeout = positive("healthTimeout", healthTimeout);
+      return this;
+    }
+
+    /**
+     * How long a key's fencing counter outlives the key's last lease; default {@link
+     * #DEFAULT_FENCE_RETENTION}. Longer costs memory (one small string key per lock key); tokens
+     * can go backwards only if the server clock steps back by more than this (see the README).
+     *
+     * @throws IllegalArgumentException when not positive
+     */
+    public Builder fenceRetention(Duration fenceRetention) {
+      this.fenceRetention = positive("fenceRetention", fenceRetention);
+      return this;
+    }
+
+    /**
+     * Prefix of every Redis key this backend writes; default {@link RedisKeyLayout#DEFAULT_PREFIX}.
+     *
+     * @throws IllegalArgumentException when longer than 64 chars or not printable ASCII without
+     *     braces
+     */
+    public Builder keyPrefix(String keyPrefix) {
+      this.keyPrefix = RedisKeyLayout.withPrefix(keyPrefix).prefix();
+      return this;
+    }
+
+    /**
+     * Whether release and replace publish a notification for {@link ReleaseNotifier} waiters;
+     * default {@code true}. Off saves one {@code PUBLISH} per release (relevant on large clusters,
+     * where classic pub/sub reaches every node).
+     */
+    public Builder releaseNotifications(boolean releaseNotifications) {
+      this.releaseNotifications = releaseNotifications;
+      return this;
+    }
+
+    /**
+     * Builds the backend without connecting (the first operation connects).
+     *
+     * @throws IllegalStateException when no source or several sources were given
+     */
+    public RedisLockBackend build() {
+      boolean ownClient = uri != null && client == null; // a uri alone: we create the client
+      int sources =
+          (ownClient ? 1 : 0)
+              + (client != null ? 1 : 0)
+              + (clusterClient != null ? 1 : 0)
+              + (connection != null ? 1 : 0);
+      if (sources != 1) {
+        throw new IllegalStateException(
+            "give exactly one of uri, client (+ uri), clusterClient or connection but got "
+                + describeSources());
+      }
+      if (client != null && uri == null) {
+        throw new IllegalStateException("client needs the uri to connect to but uri was not set");
+      }
+      return new RedisLockBackend(this, connections());
+    }
+
+    private String describeSources() {
+      StringBuilder sb = new StringBuilder("[");
+      if (uri != null) {
+        sb.append("uri ");
+      }
+      if (client != null) {
+        sb.append("client ");
+      }
+      if (clusterClient != null) {
+        sb.append("clusterClient ");
+      }
+      if (connection != null) {
+        sb.append("connection ");
+      }
+      return sb.toString().trim() + "]";
+    }
+
+    private RedisConnections connections() {
+      if (connection != null) {
+        return RedisConnections.of(new ScriptClient.Link(connection, connectionAsync));
+      }
+      if (clusterClient != null) {
+        return RedisConnections.of(clusterClient, commandTimeout);
+      }
+      if (client != null) {
+        return RedisConnections.of(client, uri, commandTimeout);
+      }
+      return RedisConnections.owned(uri, commandTimeout);
+    }
+
+    private static Duration positive(String name, Duration value) {
+      Objects.requireNonNull(value, name);
+      if (value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException(name + " must be positive but was " + value);
+      }
+      return value;
+    }
+  }
+}

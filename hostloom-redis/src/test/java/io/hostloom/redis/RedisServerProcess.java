@@ -1,0 +1,287 @@
+package io.hostloom.redis;
+
+import io.hostloom.testkit.TestTiming;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+
+/**
+ * A real {@code redis-server} on a free loopback port, without persistence, started and stopped by
+ * tests. {@link #shared()} is one server for the whole test JVM (killed by a shutdown hook); tests
+ * that stop the server create their own with {@link #startNew()} and can {@link #stop()} and {@link
+ * #start()} it again on the same port.
+ *
+ * <p>The binary is {@code redis-server} from the system property {@code hostloom.redis.server}, the
+ * environment variable {@code REDIS_SERVER}, {@code /usr/bin/redis-server} or the {@code PATH}.
+ * When none exists, tests fail with an install hint; they are never skipped.
+ */
+final class RedisServerProcess implements AutoCloseable {
+  static final String INSTALL_HINT =
+      "redis-server was not found. Install it (Debian/Ubuntu: sudo apt-get install -y redis-server;"
+          + " macOS: brew install redis) or point -Dhostloom.redis.server or REDIS_SERVER at a"
+          + " redis-server or valkey-server binary.";
+
+  private static RedisServerProcess shared;
+
+  private final String binary;
+  private final int port;
+  private final boolean cluster;
+  private final int sentinelOf; // the monitored primary's port when this is a sentinel, else 0
+  private final Path dir;
+  private final Path logFile;
+  private Process process;
+
+  private RedisServerProcess(String binary, int port, boolean cluster, int sentinelOf) {
+    this.binary = binary;
+    this.port = port;
+    this.cluster = cluster;
+    this.sentinelOf = sentinelOf;
+    try {
+      this.dir = Files.createTempDirectory("hostloom-redis-" + port + "-");
+      this.logFile = dir.resolve("redis.log");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The server shared by all tests of this JVM, started on first use. */
+  static synchronized RedisServerProcess shared() {
+    if (shared == null) {
+      shared = startNew();
+      RedisServerProcess s = shared;
+      Runtime.getRuntime().addShutdownHook(new Thread(s::close, "redis-server-stop"));
+    }
+    return shared;
+  }
+
+  /** A new server on a new free port; the caller closes it. */
+  static RedisServerProcess startNew() {
+    RedisServerProcess p = new RedisServerProcess(findBinary(), freePort(), false, 0);
+    p.start();
+    return p;
+  }
+
+  /**
+   * A new single-node Redis Cluster (cluster mode, all 16384 slots on this node) on a free port: a
+   * real cluster for slot and {@code CROSSSLOT} rules, without replicas.
+   */
+  static RedisServerProcess startNewCluster() {
+    RedisServerProcess p = new RedisServerProcess(findBinary(), freePort(), true, 0);
+    p.start();
+    p.command("CLUSTER", "ADDSLOTSRANGE", "0", "16383");
+    TestTiming.await(
+        "cluster_state:ok",
+        () -> p.command("CLUSTER", "INFO").contains("cluster_state:ok"),
+        Duration.ofSeconds(10));
+    return p;
+  }
+
+  /**
+   * A new Sentinel ({@code redis-server --sentinel}) on a free port, monitoring {@code primary} as
+   * {@code mymaster}.
+   */
+  static RedisServerProcess startNewSentinel(RedisServerProcess primary) {
+    RedisServerProcess p = new RedisServerProcess(findBinary(), freePort(), false, primary.port());
+    p.start();
+    return p;
+  }
+
+  int port() {
+    return port;
+  }
+
+  /** The process id of the running server, to send it signals. */
+  synchronized long pid() {
+    return process.pid();
+  }
+
+  String uri() {
+    return "redis://127.0.0.1:" + port;
+  }
+
+  /** Starts the server on its port (again, after {@link #stop()}); returns once it answers. */
+  synchronized void start() {
+    if (process != null && process.isAlive()) {
+      return;
+    }
+    List<String> cmd = new ArrayList<>();
+    cmd.add(binary);
+    if (sentinelOf != 0) {
+      Path conf = dir.resolve("sentinel.conf"); // Sentinel rewrites its config file
+      try {
+        Files.writeString(
+            conf,
+            "sentinel monitor mymaster 127.0.0.1 " + sentinelOf + " 1\n",
+            StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      cmd.addAll(List.of(conf.toString(), "--sentinel"));
+    }
+    cmd.addAll(
+        List.of(
+            "--port",
+            Integer.toString(port),
+            "--bind",
+            "127.0.0.1",
+            "--daemonize",
+            "no",
+            "--protected-mode",
+            "yes",
+            "--dir",
+            dir.toString()));
+    if (sentinelOf == 0) {
+      cmd.addAll(List.of("--save", "", "--appendonly", "no"));
+    }
+    if (cluster) {
+      cmd.addAll(List.of("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"));
+    }
+    try {
+      process =
+          new ProcessBuilder(cmd)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.to(logFile.toFile()))
+              .start();
+    } catch (IOException e) {
+      throw new IllegalStateException(INSTALL_HINT + " (" + e.getMessage() + ")", e);
+    }
+    long deadline = System.nanoTime() + TestTiming.scaled(Duration.ofSeconds(10)).toNanos();
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException(
+            "redis-server exited with " + process.exitValue() + ": " + log());
+      }
+      if (answersPing()) {
+        return;
+      }
+      pause(20);
+    }
+    throw new IllegalStateException("redis-server did not answer on port " + port + ": " + log());
+  }
+
+  /** Stops the server abruptly (SIGKILL): no shutdown, data without persistence is lost. */
+  synchronized void kill() {
+    if (process != null) {
+      process.destroyForcibly();
+      waitFor();
+    }
+  }
+
+  /** Stops the server (SIGTERM: it closes client connections and exits). */
+  synchronized void stop() {
+    if (process != null) {
+      process.destroy();
+      waitFor();
+    }
+  }
+
+  /** Sends one inline command and returns the raw reply (for tests that inspect the server). */
+  String command(String... words) {
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 2000);
+      s.setSoTimeout(5000);
+      StringBuilder req = new StringBuilder("*" + words.length + "\r\n");
+      for (String w : words) {
+        req.append('$').append(w.getBytes(StandardCharsets.UTF_8).length).append("\r\n");
+        req.append(w).append("\r\n");
+      }
+      s.getOutputStream().write(req.toString().getBytes(StandardCharsets.UTF_8));
+      s.getOutputStream().flush();
+      return RespReader.read(s.getInputStream());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private boolean answersPing() {
+    try {
+      return command("PING").contains("PONG");
+    } catch (UncheckedIOException e) {
+      return false;
+    }
+  }
+
+  private void waitFor() {
+    try {
+      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private String log() {
+    try {
+      return Files.readString(logFile);
+    } catch (IOException e) {
+      return "(no log: " + e.getMessage() + ")";
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    kill();
+    try (var files = Files.walk(dir)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+    } catch (IOException e) {
+      // a temp dir left behind is harmless
+    }
+  }
+
+  private static void pause(long millis) {
+    try {
+      Thread.sleep(millis); // waiting for an external process to come up, not for lock timing
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while starting redis-server", e);
+    }
+  }
+
+  private static String findBinary() {
+    String configured = System.getProperty("hostloom.redis.server", System.getenv("REDIS_SERVER"));
+    if (configured != null && !configured.isBlank()) {
+      if (new File(configured).canExecute()) {
+        return configured;
+      }
+      throw new IllegalStateException(
+          configured
+              + " (hostloom.redis.server / REDIS_SERVER) is not executable. "
+              + INSTALL_HINT);
+    }
+    if (new File("/usr/bin/redis-server").canExecute()) {
+      return "/usr/bin/redis-server";
+    }
+    String path = System.getenv("PATH");
+    if (path != null) {
+      for (String dir : Pattern.compile(Pattern.quote(File.pathSeparator)).split(path, -1)) {
+        File f = new File(dir, "redis-server");
+        if (f.canExecute()) {
+          return f.getPath();
+        }
+      }
+    }
+    throw new IllegalStateException(INSTALL_HINT);
+  }
+
+  private static int freePort() {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      s.setReuseAddress(true);
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,28 @@
+package io.hostloom.redis;
+
+import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.testkit.wopi.WopiLockConformanceSuite;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+
+/**
+ * WOPI lock semantics over Redis, with the suite's short expiry; each "host instance" is its own
+ * Lettuce client.
+ */
+class RedisWopiConformanceTest extends WopiLockConformanceSuite {
+  private final List<RedisLockBackend> opened = new ArrayList<>();
+
+  @Override
+  protected LockBackend newBackend() {
+    RedisLockBackend b = RedisLockBackend.builder().uri(RedisServerProcess.shared().uri()).build();
+    opened.add(b);
+    return b;
+  }
+
+  @AfterEach
+  void closeBackends() {
+    opened.forEach(RedisLockBackend::close);
+    opened.clear();
+  }
+}
