@@ -105,6 +105,7 @@ class LockingOptionsTest {
     assertThat(d.detectReentrancy()).isTrue();
     assertThat(d.autoExtend()).isFalse();
     assertThat(d.strictMaxHold()).isFalse();
+    assertThat(d.wakeOnRelease()).isTrue();
 
     LockingOptions all =
         LockingOptions.builder()
@@ -118,9 +119,12 @@ class LockingOptionsTest {
             .autoExtend(true)
             .detectReentrancy(false)
             .maxKeyLength(7)
+            .wakeOnRelease(false)
             .build();
     assertThat(all.toBuilder().build()).isEqualTo(all).hasSameHashCodeAs(all);
     assertThat(all.toBuilder().build().toString()).isEqualTo(all.toString());
+    assertThat(all.toString()).contains("wakeOnRelease=false");
+    assertThat(all).isNotEqualTo(all.toBuilder().wakeOnRelease(true).build());
   }
 
   @Test

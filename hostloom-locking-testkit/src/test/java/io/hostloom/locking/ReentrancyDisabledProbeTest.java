@@ -140,7 +140,7 @@ class ReentrancyDisabledProbeTest {
     assertThat(d.maxLease()).isEqualTo(Duration.ofMinutes(5));
     assertThat(d.retry()).isEqualTo("linear step 50 ms, 10 retries, jitter 50 ms");
     assertThat(d.maxWait()).isEqualTo(Duration.ofMillis(3250));
-    assertThat(d.lines()).hasSize(6);
+    assertThat(d.lines()).hasSize(7);
     assertThat(d.lines().get(1)).contains("hostloom.locking.enabled = true");
     assertThat(String.join("\n", d.lines()))
         .contains(LockingOptions.KEY_NAMESPACE)
@@ -149,7 +149,8 @@ class ReentrancyDisabledProbeTest {
         .contains(LockingOptions.KEY_MAX_HOLD)
         .contains(LockingOptions.KEY_RETRY)
         .contains(LockingOptions.KEY_AUTO_EXTEND)
-        .contains(LockingOptions.KEY_DETECT_REENTRANCY);
+        .contains(LockingOptions.KEY_DETECT_REENTRANCY)
+        .contains(LockingOptions.KEY_WAKE_ON_RELEASE + " = true (the backend signals releases");
     assertThat(LockingProbe.describe(fx.lock(b -> b.enabled(false))).backend())
         .isEqualTo("(disabled)");
   }

@@ -3,6 +3,7 @@ package io.hostloom.locking;
 import io.hostloom.locking.LockEventListener.AcquireResult;
 import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.LockBackendException;
+import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.time.LockClock;
 import java.time.Duration;
 import java.util.Optional;
@@ -17,6 +18,11 @@ import java.util.concurrent.ExecutionException;
  * otherwise. The {@link #result} future is created only at the first hand-off to another thread;
  * completing it is the single point where "the caller got the handle" is decided, so a caller that
  * gives up at the same moment can never leak a grant.
+ *
+ * <p>With a {@link ReleaseSignal}, an attempt that may be followed by a retry wait subscribes
+ * before it is sent; the wait then ends at the policy's delay or when the signal fires, whichever
+ * is first. The subscription future doubles as the identity of that wait, so a delay timer and a
+ * signal that end the same wait at the same moment start only one attempt.
  */
 final class Acquisition implements Runnable {
   /** Value: the handle; not acquired: {@link LockNotAcquiredException}. */
@@ -49,6 +55,9 @@ final class Acquisition implements Runnable {
   private LockClock.Timer delayTimer;
   private LockClock.Timer maxWaitTimer;
   private CompletableFuture<Object> result;
+  private CompletableFuture<Boolean> signal; // subscription for the current attempt and its wait
+  private boolean signalled; // the signal fired before the wait began: retry at once
+  private long plannedDelay = -1; // the delay drawn for the current attempt when subscribing
 
   // the outcome when everything completed inline on the caller's thread (result == null)
   private Object inlineValue;
@@ -94,13 +103,25 @@ final class Acquisition implements Runnable {
         return;
       }
       Attempt a = new Attempt(this, now);
+      CompletableFuture<Boolean> endedWait;
+      int n;
       synchronized (this) {
         if (done) {
           return;
         }
         delayTimer = null;
-        attempts++;
+        n = ++attempts;
         current = a;
+        endedWait = signal;
+        signal = null;
+        signalled = false;
+        plannedDelay = -1;
+      }
+      if (endedWait != null) {
+        endedWait.cancel(false); // the wait is over, however it ended
+      }
+      if (lock.releaseSignal != null) {
+        subscribe(lock.releaseSignal, n, now);
       }
       CompletableFuture<AcquireOutcome> f = a.send();
       if (f.isDone()) {
@@ -130,6 +151,74 @@ final class Acquisition implements Runnable {
       }
       return;
     }
+  }
+
+  /**
+   * Subscribes to the key's release signal before attempt {@code n} is sent, when a retry wait may
+   * follow it. The attempt's delay is drawn here (as the signal's bound) and used by {@link
+   * #onReply}, so the wait's arithmetic is the same as without a signal.
+   */
+  private void subscribe(ReleaseSignal rs, int n, long now) {
+    if (n > retry.retryLimit() || maxWaitNanos == 0) {
+      return; // no retry follows this attempt
+    }
+    long d = retry.delayNanos(n);
+    CompletableFuture<Boolean> s = null;
+    if (d > 0 && (maxWaitNanos < 0 || d < maxWaitNanos - (now - startNanos))) {
+      try {
+        s = rs.awaitRelease(backendKey, Duration.ofNanos(d));
+      } catch (RuntimeException e) {
+        s = null; // a broken signal costs only the wake-up: poll
+      }
+    }
+    boolean stale;
+    synchronized (this) {
+      plannedDelay = d;
+      stale = done;
+      if (!stale) {
+        signal = s;
+      }
+    }
+    if (s != null) {
+      if (stale) {
+        s.cancel(false);
+      } else {
+        CompletableFuture<Boolean> sub = s;
+        var unused = s.whenComplete((released, e) -> onSignal(sub, released));
+      }
+    }
+  }
+
+  /** The release signal of {@code s} completed; only {@code true} wakes. Backend thread. */
+  private void onSignal(CompletableFuture<Boolean> s, Boolean released) {
+    if (!Boolean.TRUE.equals(released)) {
+      return; // timed out, off, closed or cancelled: the delay timer ends the wait
+    }
+    synchronized (this) {
+      if (done || signal != s) {
+        return;
+      }
+      if (delayTimer == null) {
+        signalled = true; // the reply is not in yet: a refusal retries at once
+        return;
+      }
+    }
+    // hop to the clock's timer thread: never run an attempt on the backend's listener thread
+    lock.clock.schedule(Duration.ZERO, () -> endWait(s));
+  }
+
+  /** Ends the retry wait identified by subscription {@code s}: its delay passed or it fired. */
+  private void endWait(CompletableFuture<Boolean> s) {
+    LockClock.Timer t;
+    synchronized (this) {
+      if (done || signal != s || delayTimer == null) {
+        return; // another path already ended this wait
+      }
+      t = delayTimer;
+      delayTimer = null; // claims the wait: the other path finds it ended
+    }
+    t.cancel(); // no-op when this is the delay timer itself
+    run();
   }
 
   /**
@@ -181,14 +270,21 @@ final class Acquisition implements Runnable {
       if (n > retry.retryLimit() || maxWaitNanos == 0) {
         delay = -1;
       } else {
-        delay = retry.delayNanos(n);
+        delay = plannedDelay >= 0 ? plannedDelay : retry.delayNanos(n);
         if (maxWaitNanos > 0 && delay >= maxWaitNanos - (now - startNanos)) {
           delay = -1; // the wait would reach maxWait: stop now instead of sleeping
         }
       }
+      plannedDelay = -1;
       if (delay > 0) {
-        ensureResult();
-        delayTimer = lock.clock.schedule(Duration.ofNanos(delay), this);
+        if (signalled) {
+          delay = 0; // released while the attempt was in flight: retry now
+        } else {
+          ensureResult();
+          CompletableFuture<Boolean> s = signal;
+          delayTimer =
+              lock.clock.schedule(Duration.ofNanos(delay), s == null ? this : () -> endWait(s));
+        }
       }
     }
     if (delay < 0) {
@@ -242,6 +338,19 @@ final class Acquisition implements Runnable {
     }
   }
 
+  /** Takes the release subscription; the caller cancels it outside the monitor. */
+  private CompletableFuture<Boolean> takeSignalLocked() {
+    CompletableFuture<Boolean> s = signal;
+    signal = null;
+    return s;
+  }
+
+  private static void cancelSignal(CompletableFuture<Boolean> s) {
+    if (s != null) {
+      s.cancel(false); // frees the backend's wait; runs its dependents, so never under our monitor
+    }
+  }
+
   /** Marks the acquisition done; returns the outstanding attempt (now abandoned), if any. */
   private Attempt markDoneLocked() {
     done = true;
@@ -256,13 +365,16 @@ final class Acquisition implements Runnable {
 
   private void finishNotAcquired(long now) {
     int n;
+    CompletableFuture<Boolean> s;
     synchronized (this) {
       if (done) {
         return;
       }
       markDoneLocked(); // an outstanding reply is abandoned, not cancelled
       n = attempts;
+      s = takeSignalLocked();
     }
+    cancelSignal(s);
     long waited = now - startNanos;
     lock.listener.acquireFinished(
         context, lock.namespace, key, AcquireResult.NOT_ACQUIRED, waited, n, null);
@@ -275,13 +387,16 @@ final class Acquisition implements Runnable {
 
   private void finishFailed(long now, LockFailureKind kind, Throwable cause) {
     int n;
+    CompletableFuture<Boolean> s;
     synchronized (this) {
       if (done) {
         return;
       }
       markDoneLocked();
       n = attempts;
+      s = takeSignalLocked();
     }
+    cancelSignal(s);
     long waited = now - startNanos;
     LockProviderUnavailableException e =
         LockProviderUnavailableException.of(key, n, Duration.ofNanos(waited), kind, cause);
@@ -293,14 +408,17 @@ final class Acquisition implements Runnable {
   private void deliverHandle(Attempt a, long fencingToken, long now) {
     boolean late;
     int n;
+    CompletableFuture<Boolean> s = null;
     synchronized (this) {
       late = done;
       if (!late) {
         done = true;
         cancelTimersLocked();
+        s = takeSignalLocked();
       }
       n = attempts;
     }
+    cancelSignal(s);
     if (late) {
       a.releaseOrphan(); // the caller gave up between the reply and now
       return;
@@ -335,13 +453,16 @@ final class Acquisition implements Runnable {
   void abandon(Throwable why, boolean cancelBackendCall) {
     Attempt out;
     int n;
+    CompletableFuture<Boolean> s;
     synchronized (this) {
       if (done) {
         return;
       }
       out = markDoneLocked();
       n = attempts;
+      s = takeSignalLocked();
     }
+    cancelSignal(s);
     lock.untrack(this);
     lock.listener.acquireFinished(
         context,

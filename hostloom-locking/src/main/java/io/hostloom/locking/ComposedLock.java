@@ -1,6 +1,7 @@
 package io.hostloom.locking;
 
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.time.LockClock;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
@@ -38,6 +39,14 @@ import org.slf4j.LoggerFactory;
  * arrives at or after that point is rejected ({@link LockProviderUnavailableException}, kind {@code
  * TIMEOUT}) and released.
  *
+ * <p><b>Wake on release.</b> When the backend implements {@link ReleaseSignal} and {@link
+ * LockingOptions#wakeOnRelease()} is on, an attempt that may be followed by a retry wait first
+ * subscribes to the key's release signal; a refused attempt then waits until the policy's delay has
+ * passed <em>or</em> the signal fires, whichever comes first. The signal is a hint: the number of
+ * attempts, the retry limit and {@code maxWait} are the policy's, and without a signal the wait is
+ * the policy's delay, as without the capability. The subscription is cancelled when the attempt is
+ * granted or the wait ends.
+ *
  * <p><b>Closing</b> ({@link #close()}) is idempotent: acquisitions in flight end with {@link
  * IllegalStateException} and their backend calls are cancelled (then released once); later calls
  * throw {@link IllegalStateException}; handles already granted keep working.
@@ -56,6 +65,7 @@ public final class ComposedLock implements DistributedLock, AutoCloseable {
 
   final LockingOptions options;
   final LockBackend backend;
+  final ReleaseSignal releaseSignal; // the backend's, when it has one and wake-on-release is on
   final LockClock clock;
   final LockEventListener listener;
   final Logger log;
@@ -82,6 +92,7 @@ public final class ComposedLock implements DistributedLock, AutoCloseable {
       Objects.requireNonNull(b.backend, "backend (required when locking is enabled)");
     }
     this.backend = enabled ? b.backend : null;
+    this.releaseSignal = options.wakeOnRelease() && backend instanceof ReleaseSignal s ? s : null;
     this.clock = b.clock;
     this.log = b.logger != null ? b.logger : LoggerFactory.getLogger(b.loggerName);
     this.listener =
@@ -138,7 +149,7 @@ public final class ComposedLock implements DistributedLock, AutoCloseable {
     String backendName = enabled ? backend.name() : "(disabled)";
     LockRetryPolicy retry = options.retry();
     Duration maxWait = retry.maxTotalDelay();
-    List<String> lines = new ArrayList<>(6);
+    List<String> lines = new ArrayList<>(7);
     lines.add(LockingOptions.KEY_NAMESPACE + " = " + namespace);
     lines.add("backend = " + backendName + ", " + LockingOptions.KEY_ENABLED + " = " + enabled);
     lines.add(
@@ -163,6 +174,15 @@ public final class ComposedLock implements DistributedLock, AutoCloseable {
             + " ms");
     lines.add(LockingOptions.KEY_AUTO_EXTEND + " = " + options.autoExtend());
     lines.add(LockingOptions.KEY_DETECT_REENTRANCY + " = " + detectReentrancy);
+    lines.add(
+        LockingOptions.KEY_WAKE_ON_RELEASE
+            + " = "
+            + options.wakeOnRelease()
+            + (releaseSignal != null
+                ? " (the backend signals releases: retry waits end early, polling as fallback)"
+                : enabled && options.wakeOnRelease()
+                    ? " (the backend has no release signal: retry waits poll)"
+                    : " (retry waits poll)"));
     return new LockDescription(
         namespace,
         backendName,

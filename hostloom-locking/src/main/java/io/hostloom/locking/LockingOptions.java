@@ -25,6 +25,7 @@ public final class LockingOptions {
   public static final String KEY_AUTO_EXTEND = PREFIX + "auto-extend";
   public static final String KEY_DETECT_REENTRANCY = PREFIX + "detect-reentrancy";
   public static final String KEY_MAX_KEY_LENGTH = PREFIX + "max-key-length";
+  public static final String KEY_WAKE_ON_RELEASE = PREFIX + "wake-on-release";
 
   public static final boolean DEFAULT_ENABLED = true;
   public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
@@ -34,6 +35,7 @@ public final class LockingOptions {
   public static final boolean DEFAULT_AUTO_EXTEND = false;
   public static final boolean DEFAULT_DETECT_REENTRANCY = true;
   public static final int DEFAULT_MAX_KEY_LENGTH = 512;
+  public static final boolean DEFAULT_WAKE_ON_RELEASE = true;
 
   private final String namespace;
   private final boolean enabled;
@@ -45,6 +47,7 @@ public final class LockingOptions {
   private final boolean autoExtend;
   private final boolean detectReentrancy;
   private final int maxKeyLength;
+  private final boolean wakeOnRelease;
 
   private LockingOptions(Builder b) {
     namespace = b.namespace;
@@ -57,6 +60,7 @@ public final class LockingOptions {
     autoExtend = b.autoExtend;
     detectReentrancy = b.detectReentrancy;
     maxKeyLength = b.maxKeyLength;
+    wakeOnRelease = b.wakeOnRelease;
   }
 
   public static Builder builder() {
@@ -80,7 +84,8 @@ public final class LockingOptions {
         .retry(retry)
         .autoExtend(autoExtend)
         .detectReentrancy(detectReentrancy)
-        .maxKeyLength(maxKeyLength);
+        .maxKeyLength(maxKeyLength)
+        .wakeOnRelease(wakeOnRelease);
   }
 
   /**
@@ -194,6 +199,17 @@ public final class LockingOptions {
     return maxKeyLength;
   }
 
+  /**
+   * Whether a retry wait ends early when the backend signals that the key may have been released.
+   * Takes effect only when the backend implements {@link io.hostloom.locking.spi.ReleaseSignal};
+   * the signal is a hint, so attempts, their limit and {@code maxWait} stay those of the retry
+   * policy, and a wait without a signal lasts the policy's full delay (polling). Default {@value
+   * #DEFAULT_WAKE_ON_RELEASE}.
+   */
+  public boolean wakeOnRelease() {
+    return wakeOnRelease;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof LockingOptions x
@@ -206,7 +222,8 @@ public final class LockingOptions {
         && Objects.equals(retry, x.retry)
         && autoExtend == x.autoExtend
         && detectReentrancy == x.detectReentrancy
-        && maxKeyLength == x.maxKeyLength;
+        && maxKeyLength == x.maxKeyLength
+        && wakeOnRelease == x.wakeOnRelease;
   }
 
   @Override
@@ -221,7 +238,8 @@ public final class LockingOptions {
         retry,
         autoExtend,
         detectReentrancy,
-        maxKeyLength);
+        maxKeyLength,
+        wakeOnRelease);
   }
 
   @Override
@@ -246,6 +264,8 @@ public final class LockingOptions {
         + detectReentrancy
         + ", maxKeyLength="
         + maxKeyLength
+        + ", wakeOnRelease="
+        + wakeOnRelease
         + "]";
   }
 
@@ -261,6 +281,7 @@ public final class LockingOptions {
     private boolean autoExtend = DEFAULT_AUTO_EXTEND;
     private boolean detectReentrancy = DEFAULT_DETECT_REENTRANCY;
     private int maxKeyLength = DEFAULT_MAX_KEY_LENGTH;
+    private boolean wakeOnRelease = DEFAULT_WAKE_ON_RELEASE;
 
     private Builder() {}
 
@@ -312,6 +333,12 @@ public final class LockingOptions {
 
     public Builder maxKeyLength(int maxKeyLength) {
       this.maxKeyLength = maxKeyLength;
+      return this;
+    }
+
+    /** See {@link LockingOptions#wakeOnRelease()}. */
+    public Builder wakeOnRelease(boolean wakeOnRelease) {
+      this.wakeOnRelease = wakeOnRelease;
       return this;
     }
 

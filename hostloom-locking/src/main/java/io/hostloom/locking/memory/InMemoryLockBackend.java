@@ -3,9 +3,12 @@ package io.hostloom.locking.memory;
 import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.ReplaceOutcome;
 import io.hostloom.locking.time.LockClock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -22,10 +25,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * synchronously. Fencing tokens come from one counter per backend instance, so they strictly
  * increase per key (and across keys) for the life of the instance. Expired records are removed
  * lazily, when their key is next touched, and by {@link #purgeExpired()}.
+ *
+ * <p>It is a {@link ReleaseSignal}: a successful {@link #release} or {@link #replace} wakes the
+ * key's waiters with {@code true}, on the releasing thread, right after the change; their {@code
+ * maxWait} runs on the injected clock's timer. Expiry announces nothing (as on a real server).
  */
-public final class InMemoryLockBackend implements LockBackend {
+public final class InMemoryLockBackend implements LockBackend, ReleaseSignal {
   private final LockClock clock;
   private final ConcurrentMap<String, Entry> leases = new ConcurrentHashMap<>();
+  // per key, the futures of awaitRelease calls not yet completed; a list is detached when woken
+  private final ConcurrentMap<String, List<CompletableFuture<Boolean>>> waiters =
+      new ConcurrentHashMap<>();
   private final AtomicLong fencing = new AtomicLong();
 
   private record Entry(String owner, String data, long expiresAtNanos, long token) {
@@ -112,6 +122,9 @@ public final class InMemoryLockBackend implements LockBackend {
           done[0] = true;
           return null;
         });
+    if (done[0]) {
+      announceRelease(key);
+    }
     return CompletableFuture.completedFuture(done[0]);
   }
 
@@ -138,6 +151,9 @@ public final class InMemoryLockBackend implements LockBackend {
           result[0] = ReplaceOutcome.replaced(token);
           return new Entry(newOwner, newData, now + leaseNanos, token);
         });
+    if (result[0].replaced()) {
+      announceRelease(key);
+    }
     return CompletableFuture.completedFuture(result[0]);
   }
 
@@ -153,6 +169,68 @@ public final class InMemoryLockBackend implements LockBackend {
       return CompletableFuture.completedFuture(Optional.empty());
     }
     return CompletableFuture.completedFuture(Optional.of(e.toRecord(now)));
+  }
+
+  /**
+   * Completes with {@code true} at the next successful {@link #release} or {@link #replace} of
+   * {@code key} (on the thread that made it), with {@code false} when {@code maxWait} has passed on
+   * this backend's clock; see {@link ReleaseSignal#awaitRelease}. Cancelling the future removes the
+   * waiter and its timer.
+   */
+  @Override
+  public CompletableFuture<Boolean> awaitRelease(String key, Duration maxWait) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(maxWait, "maxWait");
+    if (key.isEmpty()) {
+      throw new IllegalArgumentException("key must not be empty");
+    }
+    if (maxWait.isNegative()) {
+      throw new IllegalArgumentException("maxWait must not be negative but was " + maxWait);
+    }
+    if (maxWait.isZero()) {
+      return CompletableFuture.completedFuture(false);
+    }
+    CompletableFuture<Boolean> f = new CompletableFuture<>();
+    waiters.compute(
+        key,
+        (k, list) -> {
+          List<CompletableFuture<Boolean>> l = list != null ? list : new ArrayList<>(2);
+          l.add(f);
+          return l;
+        });
+    LockClock.Timer timer = clock.schedule(maxWait, () -> f.complete(false));
+    // however the wait ends (woken, timed out, cancelled), leave neither timer nor waiter behind
+    var unused =
+        f.whenComplete(
+            (v, e) -> {
+              timer.cancel();
+              waiters.computeIfPresent(
+                  key,
+                  (k, l) -> {
+                    l.remove(f);
+                    return l.isEmpty() ? null : l;
+                  });
+            });
+    return f;
+  }
+
+  /** Wakes every waiter of {@code key}; called after the change, outside the atomic update. */
+  private void announceRelease(String key) {
+    List<CompletableFuture<Boolean>> woken = waiters.remove(key);
+    if (woken != null) {
+      for (CompletableFuture<Boolean> f : woken) {
+        f.complete(true);
+      }
+    }
+  }
+
+  /** The number of {@link #awaitRelease} waits still open, for "nothing left behind" checks. */
+  public int waiterCount() {
+    int n = 0;
+    for (List<CompletableFuture<Boolean>> l : waiters.values()) {
+      n += l.size();
+    }
+    return n;
   }
 
   @Override

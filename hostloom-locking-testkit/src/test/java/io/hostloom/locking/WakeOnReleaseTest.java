@@ -1,0 +1,346 @@
+package io.hostloom.locking;
+
+import static io.hostloom.locking.KernelFixture.failure;
+import static io.hostloom.locking.KernelFixture.lease;
+import static io.hostloom.locking.KernelFixture.opts;
+import static io.hostloom.locking.KernelFixture.value;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hostloom.locking.memory.InMemoryLockBackend;
+import io.hostloom.locking.spi.AcquireOutcome;
+import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.spi.ReleaseSignal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Wake on release: a refused attempt's retry wait ends when the backend's {@link ReleaseSignal}
+ * fires, bounded by the policy's delay and {@code maxWait}; polling stays the fallback. The lock
+ * sees recorder → faults → memory for lock commands and the in-memory backend (or a test-driven
+ * signal) for release signals.
+ */
+class WakeOnReleaseTest {
+  private final KernelFixture fx = new KernelFixture();
+
+  private static Duration ms(long ms) {
+    return Duration.ofMillis(ms);
+  }
+
+  private static final LockOptions LINEAR_50 =
+      opts().retry(LockRetryPolicy.linear(10, ms(50))).build();
+
+  /** Another lock instance holds {@code key} for a minute. */
+  private LockHandle holdElsewhere(String key) {
+    return fx.lock().tryAcquire(key, lease(Duration.ofMinutes(1))).orElseThrow();
+  }
+
+  @Test
+  void aWaiterIsGrantedAtTheInstantOfTheHoldersRelease() {
+    SignallingBackend sb = new SignallingBackend(fx.backend, fx.memory);
+    ComposedLock lock = fx.lock(b -> b, sb);
+    LockHandle holder = holdElsewhere("k");
+    CompletableFuture<LockHandle> f = lock.acquireAsync("k", LINEAR_50);
+    assertThat(f).isNotDone();
+    assertThat(fx.memory.waiterCount()).isEqualTo(1);
+
+    fx.clock.advance(ms(20));
+    holder.close();
+    fx.clock.runDueTasks(); // the wake-up hops to the clock's timer thread, still at 20 ms
+
+    LockHandle h = value(f);
+    assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(20));
+    assertThat(h.leaseEnd()).isEqualTo(fx.clock.instant().plus(LockingOptions.DEFAULT_LEASE));
+    assertThat(fx.events.matching("acquire:"))
+        .containsExactly("acquire:ACQUIRED:1", "acquire:ACQUIRED:2");
+    // attempt 1 was woken; attempt 2 subscribed before it was sent and cancelled on the grant
+    assertThat(sb.subscriptions).hasSize(2);
+    assertThat(sb.subscriptions.get(0)).isCompletedWithValue(true);
+    assertThat(sb.subscriptions.get(1)).isCancelled();
+    assertThat(fx.memory.waiterCount()).isZero();
+    assertThat(fx.clock.pendingTimers()).as("only the new handle's lease timer").isEqualTo(1);
+    h.close();
+    assertThat(fx.clock.pendingTimers()).isZero();
+  }
+
+  @Test
+  void withoutTheSignalTheWaiterWaitsTheWholeStep() {
+    SignallingBackend sb = new SignallingBackend(fx.backend, fx.memory);
+    ComposedLock switchedOff = fx.lock(b -> b.wakeOnRelease(false), sb);
+    ComposedLock noCapability = fx.lock(b -> b, fx.backend);
+    for (ComposedLock lock : List.of(switchedOff, noCapability)) {
+      int before = fx.backend.calls("acquire").size();
+      Duration t0 = fx.clock.elapsed();
+      LockHandle holder = holdElsewhere("k");
+      CompletableFuture<LockHandle> f = lock.acquireAsync("k", LINEAR_50);
+      fx.clock.advance(ms(20));
+      holder.close();
+      fx.clock.runDueTasks();
+      assertThat(f).isNotDone();
+      fx.clock.advance(ms(30)); // the poll at the end of the 50 ms step
+      value(f).close();
+      assertThat(fx.backend.times("acquire").subList(before, before + 3))
+          .containsExactly(t0, t0, t0.plus(ms(50)));
+    }
+    assertThat(sb.subscriptions).isEmpty();
+    assertThat(fx.memory.waiterCount()).isZero();
+    assertThat(fx.clock.pendingTimers()).isZero();
+  }
+
+  @Test
+  void statementTwentyTwoArithmeticIsUnchangedWhenNoSignalFires() {
+    SignallingBackend sb = new SignallingBackend(fx.backend, fx.memory);
+    ComposedLock lock = fx.lock(b -> b, sb);
+    holdElsewhere("k");
+    LockOptions o = opts().maxWait(ms(100)).retry(LockRetryPolicy.interval(5, ms(40))).build();
+    CompletableFuture<LockHandle> f = lock.acquireAsync("k", o);
+    fx.clock.advance(ms(40));
+    fx.clock.advance(ms(40));
+    LockNotAcquiredException e = (LockNotAcquiredException) failure(f);
+    assertThat(fx.backend.times("acquire").subList(1, 4)).containsExactly(ms(0), ms(40), ms(80));
+    assertThat(e.attempts()).isEqualTo(3);
+    assertThat(e.waited()).isEqualTo(ms(80));
+    // attempts 1 and 2 could be followed by a wait (each bounded by its 40 ms); attempt 3's 40 ms
+    // would reach maxWait, so it did not subscribe
+    assertThat(sb.subscriptions).hasSize(2).allMatch(s -> s.getNow(true).equals(false));
+    assertThat(fx.memory.waiterCount()).isZero();
+    assertThat(fx.clock.pendingTimers()).isEqualTo(1); // only the other holder's lease timer
+  }
+
+  @Test
+  void retryExhaustionWithImmediateRetriesNeverSubscribes() {
+    SignallingBackend sb = new SignallingBackend(fx.backend, fx.memory);
+    ComposedLock lock = fx.lock(b -> b, sb); // immediate(3): no wait can follow any attempt
+    holdElsewhere("k");
+    LockNotAcquiredException e =
+        (LockNotAcquiredException) failure(lock.acquireAsync("k", LockOptions.DEFAULTS));
+    assertThat(e.attempts()).isEqualTo(4);
+    assertThat(e.waited()).isZero();
+    assertThat(sb.subscriptions).isEmpty();
+  }
+
+  @Test
+  void maxWaitStillBoundsAWokenWaiter() {
+    SignallingBackend sb = new SignallingBackend(fx.backend, fx.memory);
+    ComposedLock lock = fx.lock(b -> b, sb);
+    LockHandle first = holdElsewhere("k");
+    LockOptions o = opts().maxWait(ms(100)).retry(LockRetryPolicy.linear(10, ms(50))).build();
+    CompletableFuture<LockHandle> f = lock.acquireAsync("k", o);
+    fx.clock.advance(ms(10));
+    first.close(); // wakes the waiter...
+    holdElsewhere("k"); // ...but another instance takes the key before its retry
+    fx.clock.runDueTasks();
+    // attempt 2 at 10 ms is refused; its 100 ms delay would reach maxWait: no third attempt
+    LockNotAcquiredException e = (LockNotAcquiredException) failure(f);
+    assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(10), ms(10));
+    assertThat(e.attempts()).isEqualTo(2);
+    assertThat(e.waited()).isEqualTo(ms(10));
+    assertThat(fx.memory.waiterCount()).isZero();
+    assertThat(fx.clock.pendingTimers()).isEqualTo(1); // the second holder's lease timer
+  }
+
+  @Test
+  void aSpuriousSignalCausesOneMoreAttemptAndFalseIsIgnored() {
+    ManualSignal signal = new ManualSignal();
+    ComposedLock lock = fx.lock(b -> b, new SignallingBackend(fx.backend, signal));
+    holdElsewhere("k");
+    CompletableFuture<LockHandle> f = lock.acquireAsync("k", LINEAR_50);
+    assertThat(signal.maxWaits).containsExactly(ms(50)); // bounded by the delay it may shorten
+
+    fx.clock.advance(ms(10));
+    signal.waits.get(0).complete(true); // the key is still held
+    fx.clock.runDueTasks();
+    assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(10));
+
+    fx.clock.advance(ms(40));
+    signal.waits.get(1).complete(false); // "no signal": the 100 ms step runs on
+    fx.clock.runDueTasks();
+    assertThat(fx.backend.calls("acquire")).hasSize(3);
+    fx.clock.advance(ms(60));
+    assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(10), ms(110));
+    assertThat(signal.maxWaits).containsExactly(ms(50), ms(100), ms(150));
+
+    f.cancel(false);
+    assertThat(signal.waits.get(2)).isCancelled();
+    assertThat(fx.clock.pendingTimers()).isEqualTo(1); // the holder's lease timer
+  }
+
+  @Test
+  void aReleaseWhileTheRefusedReplyIsInFlightIsNotMissed() {
+    SignallingBackend sb = new SignallingBackend(fx.backend, fx.memory);
+    ComposedLock lock = fx.lock(b -> b, sb);
+    LockHandle holder = holdElsewhere("k");
+    fx.faults.holdReplies(); // the attempt is refused by the backend; its reply is late
+    CompletableFuture<LockHandle> f = lock.acquireAsync("k", LINEAR_50);
+    holder.close(); // released after the refusal, before the waiter knows
+    fx.faults.deliverReplies(); // the refusal arrives: the signal has fired, retry at once
+    LockHandle h = value(f);
+    assertThat(h.isHeld()).isTrue();
+    assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(0));
+    assertThat(fx.memory.waiterCount()).isZero();
+    h.close();
+    assertThat(fx.clock.pendingTimers()).isZero();
+  }
+
+  @Test
+  void subscribesBeforeSendingOnlyWhenAWaitCanFollowAndCancelsOnGrant() {
+    SignallingBackend sb = new SignallingBackend(fx.backend, fx.memory);
+    ComposedLock lock = fx.lock(b -> b, sb);
+    LockHandle h = lock.acquire("free", LINEAR_50);
+    assertThat(sb.log).containsExactly("awaitRelease 50 ms", "acquire");
+    assertThat(sb.subscriptions).singleElement().matches(CompletableFuture::isCancelled);
+    assertThat(fx.memory.waiterCount()).isZero();
+    assertThat(fx.clock.pendingTimers()).isEqualTo(1); // the handle's lease timer
+    h.close();
+
+    sb.log.clear();
+    assertThat(lock.tryAcquire("other")).isPresent(); // maxWait 0: nothing to wait for
+    assertThat(sb.log).containsExactly("acquire");
+    assertThat(sb.subscriptions).hasSize(1);
+  }
+
+  @Test
+  void abandoningOrClosingEndsTheSubscription() {
+    SignallingBackend sb = new SignallingBackend(fx.backend, fx.memory);
+    ComposedLock lock = fx.lock(b -> b, sb);
+    holdElsewhere("k");
+    CompletableFuture<LockHandle> abandoned = lock.acquireAsync("k", LINEAR_50);
+    abandoned.cancel(false);
+    assertThat(sb.subscriptions.get(0)).isCancelled();
+
+    CompletableFuture<LockHandle> closed = lock.acquireAsync("k", LINEAR_50);
+    lock.close();
+    assertThat(failure(closed)).isInstanceOf(IllegalStateException.class);
+    assertThat(sb.subscriptions.get(1)).isCancelled();
+    assertThat(fx.memory.waiterCount()).isZero();
+    assertThat(fx.clock.pendingTimers()).isEqualTo(1); // the holder's lease timer
+  }
+
+  @Test
+  void aBrokenSignalOnlyCostsTheWakeUp() {
+    ReleaseSignal throwing =
+        (key, maxWait) -> {
+          throw new IllegalStateException("signal down");
+        };
+    ReleaseSignal returnsNull = (key, maxWait) -> null;
+    for (ReleaseSignal broken : List.of(throwing, returnsNull)) {
+      ComposedLock lock = fx.lock(b -> b, new SignallingBackend(fx.backend, broken));
+      Duration t0 = fx.clock.elapsed();
+      LockHandle holder = holdElsewhere("k");
+      CompletableFuture<LockHandle> f = lock.acquireAsync("k", LINEAR_50);
+      fx.clock.advance(ms(20));
+      holder.close();
+      fx.clock.advance(ms(30));
+      value(f).close();
+      assertThat(fx.backend.times("acquire")).endsWith(t0, t0.plus(ms(50)));
+    }
+    assertThat(fx.clock.pendingTimers()).isZero();
+  }
+
+  @Test
+  void theProbeSaysWhetherWaitsWakeOnRelease() {
+    SignallingBackend sb = new SignallingBackend(fx.backend, fx.memory);
+    assertThat(fx.lock(b -> b, sb).describe().lines())
+        .last()
+        .asString()
+        .startsWith(LockingOptions.KEY_WAKE_ON_RELEASE + " = true")
+        .contains("signals releases");
+    assertThat(fx.lock().describe().lines())
+        .last()
+        .asString()
+        .startsWith(LockingOptions.KEY_WAKE_ON_RELEASE + " = true")
+        .contains("no release signal");
+    assertThat(fx.lock(b -> b.wakeOnRelease(false), sb).describe().lines())
+        .last()
+        .asString()
+        .isEqualTo(LockingOptions.KEY_WAKE_ON_RELEASE + " = false (retry waits poll)");
+  }
+
+  @Test
+  void realThreadsOnTheSystemClockStayExclusiveAndAllGetTheirTurn() throws Exception {
+    InMemoryLockBackend shared = new InMemoryLockBackend();
+    LockOptions patient = opts().retry(LockRetryPolicy.interval(1000, ms(20))).build();
+    AtomicInteger inside = new AtomicInteger();
+    AtomicInteger overlaps = new AtomicInteger();
+    AtomicInteger runs = new AtomicInteger();
+    List<CompletableFuture<Integer>> workers = new ArrayList<>();
+    for (int w = 0; w < 4; w++) {
+      ComposedLock lock = DistributedLock.create(LockingOptions.of("real"), shared);
+      workers.add(
+          KernelFixture.onThread(
+              () -> {
+                for (int i = 0; i < 25; i++) {
+                  lock.runWithLock(
+                      "k",
+                      patient,
+                      h -> {
+                        if (inside.incrementAndGet() != 1) {
+                          overlaps.incrementAndGet();
+                        }
+                        runs.incrementAndGet();
+                        inside.decrementAndGet();
+                      });
+                }
+                return 0;
+              }));
+    }
+    for (CompletableFuture<Integer> w : workers) {
+      w.get(60, TimeUnit.SECONDS);
+    }
+    assertThat(overlaps).hasValue(0);
+    assertThat(runs).hasValue(100);
+    assertThat(shared.liveCount()).isZero();
+    assertThat(shared.waiterCount()).isZero();
+  }
+
+  /** Lock commands go to {@code inner}; release signals to {@code signal}; both are logged. */
+  static final class SignallingBackend extends DelegatingBackend implements ReleaseSignal {
+    private final ReleaseSignal signal;
+    final List<String> log = new ArrayList<>();
+    final List<CompletableFuture<Boolean>> subscriptions = new ArrayList<>();
+
+    SignallingBackend(LockBackend inner, ReleaseSignal signal) {
+      super(inner);
+      this.signal = signal;
+    }
+
+    @Override
+    public CompletableFuture<AcquireOutcome> acquire(
+        String key, String owner, String data, Duration lease) {
+      synchronized (this) {
+        log.add("acquire");
+      }
+      return super.acquire(key, owner, data, lease);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> awaitRelease(String key, Duration maxWait) {
+      CompletableFuture<Boolean> f = signal.awaitRelease(key, maxWait);
+      synchronized (this) {
+        log.add("awaitRelease " + maxWait.toMillis() + " ms");
+        if (f != null) {
+          subscriptions.add(f);
+        }
+      }
+      return f;
+    }
+  }
+
+  /** A signal the test completes by hand. */
+  static final class ManualSignal implements ReleaseSignal {
+    final List<CompletableFuture<Boolean>> waits = new ArrayList<>();
+    final List<Duration> maxWaits = new ArrayList<>();
+
+    @Override
+    public synchronized CompletableFuture<Boolean> awaitRelease(String key, Duration maxWait) {
+      CompletableFuture<Boolean> f = new CompletableFuture<>();
+      waits.add(f);
+      maxWaits.add(maxWait);
+      return f;
+    }
+  }
+}
