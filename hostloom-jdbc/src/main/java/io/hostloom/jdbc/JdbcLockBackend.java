@@ -1,0 +1,625 @@
+package io.hostloom.jdbc;
+
+import io.hostloom.locking.LockFailureKind;
+import io.hostloom.locking.spi.AcquireOutcome;
+import io.hostloom.locking.spi.BackendHealth;
+import io.hostloom.locking.spi.BackendHealthProbe;
+import io.hostloom.locking.spi.LeaseRecord;
+import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.spi.LockBackendException;
+import io.hostloom.locking.spi.ReplaceOutcome;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+
+/**
+ * A {@link LockBackend} on one PostgreSQL table, over plain JDBC and a user-supplied {@link
+ * DataSource} (a connection pool such as HikariCP).
+ *
+ * <p><b>Operations.</b> Each operation is one SQL statement sent in auto-commit: one round trip and
+ * one transaction. Expiry is decided by the database server's clock ({@code
+ * statement_timestamp()}), never by this JVM's. Fencing tokens come from a sequence, so they keep
+ * increasing after rows are deleted (see the module README for when they may repeat). No
+ * SERIALIZABLE transactions, no session state, no session-level advisory locks: it works behind
+ * PgBouncer in transaction pooling mode.
+ *
+ * <p><b>Threads and bounds.</b> JDBC blocks, so every call runs on a worker of a bounded executor
+ * (owned by the backend unless {@link Builder#executor supplied}). Every returned future completes
+ * within the {@linkplain Builder#commandTimeout command timeout} of the call, also when nobody
+ * waits for it; what is left of it is the statement's JDBC query timeout. Futures complete on a
+ * worker, the backend's timer thread or its listener thread: dependent stages must not block.
+ *
+ * <p><b>Blocking.</b> The operations never block the caller; only {@link Builder#build()} (when it
+ * creates the table: each statement bounded by the command timeout, the connection by the pool's
+ * own timeout) and {@link #close()} (at most the command timeout) do. Cancelling a returned future
+ * abandons the call if its statement has not been sent yet; a statement already sent runs to its
+ * end (the SPI's rule: assume it may have been applied).
+ *
+ * <p><b>Failures.</b> A failed call completes its future with a {@link LockBackendException}:
+ * {@code UNAVAILABLE} when the statement was never sent (no worker or pooled connection in time,
+ * connection refused), {@code TIMEOUT} when it was sent and no answer came (timeout, cancel,
+ * connection lost mid-call: it may have been applied), {@code OTHER} for anything else. Arguments
+ * that break the SPI's rules are rejected by throwing {@link NullPointerException} or {@link
+ * IllegalArgumentException}.
+ *
+ * <p><b>Keys and values.</b> Keys up to {@value #MAX_KEY_LENGTH} UTF-16 units and owners and data
+ * up to {@value #MAX_VALUE_LENGTH} are accepted; any characters round-trip exactly (see the README
+ * for the stored form). Leases are rounded up to whole milliseconds, at least 1 ms, and capped at
+ * {@link #MAX_LEASE}.
+ *
+ * <p>Also a {@link BackendHealthProbe} (one bounded query against the table) and a {@link
+ * BackendReleaseSignal} (LISTEN/NOTIFY when {@linkplain Builder#releaseNotifications enabled}).
+ * {@link #close()} releases the backend's threads but never closes the {@code DataSource}.
+ */
+public final class JdbcLockBackend
+    implements LockBackend, BackendHealthProbe, BackendReleaseSignal, AutoCloseable {
+
+  /** Longest key accepted, in UTF-16 units (the SPI's limit). */
+  public static final int MAX_KEY_LENGTH = 8192;
+
+  /**
+   * Longest owner, and longest data, accepted, in UTF-16 units: four times the SPI's 2048, so a
+   * caller that appends to a maximal value is not refused for a few characters.
+   */
+  public static final int MAX_VALUE_LENGTH = 8192;
+
+  /** Longer leases are shortened to this: effectively for ever. */
+  public static final Duration MAX_LEASE = Duration.ofDays(36_500);
+
+  /** Default {@link Builder#commandTimeout}. */
+  public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(5);
+
+  /** Default {@link Builder#executorThreads}. */
+  public static final int DEFAULT_EXECUTOR_THREADS = 8;
+
+  /** Default {@link Builder#maxQueuedCalls}. */
+  public static final int DEFAULT_MAX_QUEUED_CALLS = 10_000;
+
+  private final LockTable table;
+  private final LockStatements sql;
+  private final Duration commandTimeout;
+  private final StatementRunner runner;
+  private final ScheduledThreadPoolExecutor timer;
+  private final ThreadPoolExecutor ownedExecutor;
+  private final ReleaseListener listener;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private JdbcLockBackend(Builder b) {
+    this.table = b.table;
+    this.sql = new LockStatements(b.table);
+    this.commandTimeout = b.commandTimeout;
+    this.timer = new ScheduledThreadPoolExecutor(1, daemonThreads("hostloom-jdbc-timer"));
+    timer.setRemoveOnCancelPolicy(true);
+    Executor executor = b.executor;
+    if (executor == null) {
+      ownedExecutor =
+          new ThreadPoolExecutor(
+              b.executorThreads,
+              b.executorThreads,
+              60,
+              TimeUnit.SECONDS,
+              new ArrayBlockingQueue<>(b.maxQueuedCalls),
+              daemonThreads("hostloom-jdbc-worker"));
+      ownedExecutor.allowCoreThreadTimeOut(true);
+      executor = ownedExecutor;
+    } else {
+      ownedExecutor = null;
+    }
+    this.runner = new StatementRunner(b.dataSource, executor, timer, b.commandTimeout);
+    try {
+      if (b.createTableIfMissing) {
+        createTable(b.dataSource);
+      }
+      this.listener =
+          b.releaseNotifications
+              ? newListener(b.listenerDataSource != null ? b.listenerDataSource : b.dataSource)
+              : null;
+    } catch (RuntimeException e) {
+      shutdownThreads();
+      throw e;
+    }
+  }
+
+  /** A builder over {@code dataSource}, which should be a connection pool. */
+  public static Builder builder(DataSource dataSource) {
+    return new Builder(dataSource);
+  }
+
+  /** The table this backend uses. */
+  public LockTable table() {
+    return table;
+  }
+
+  /** Whether the release listener holds a connection in LISTEN right now (false when off). */
+  public boolean isListeningForReleases() {
+    return listener != null && listener.isListening();
+  }
+
+  @Override
+  public CompletableFuture<AcquireOutcome> acquire(
+      String key, String owner, String data, Duration lease) {
+    String storedKey = storedKey(key);
+    String storedOwner = storedOwner(owner);
+    String storedData = storedData(data);
+    long leaseMillis = leaseMillis(lease);
+    return run(
+        "acquire",
+        sql.acquire,
+        s -> {
+          s.setString(1, storedKey);
+          s.setString(2, storedOwner);
+          s.setString(3, storedData);
+          s.setLong(4, leaseMillis);
+        },
+        rows -> {
+          requireRow(rows, "acquire");
+          if (rows.getString(1).equals(storedOwner)) {
+            return AcquireOutcome.granted(rows.getLong(3));
+          }
+          return AcquireOutcome.held(record(rows, 1));
+        });
+  }
+
+  @Override
+  public CompletableFuture<Boolean> extend(String key, String owner, Duration lease) {
+    String storedKey = storedKey(key);
+    String storedOwner = storedOwner(owner);
+    long leaseMillis = leaseMillis(lease);
+    return run(
+        "extend",
+        sql.extend,
+        s -> {
+          s.setLong(1, leaseMillis);
+          s.setString(2, storedKey);
+          s.setString(3, storedOwner);
+        },
+        ResultSet::next);
+  }
+
+  @Override
+  public CompletableFuture<Boolean> release(String key, String owner) {
+    String storedKey = storedKey(key);
+    String storedOwner = storedOwner(owner);
+    return run(
+        "release",
+        listener != null ? sql.releaseAndNotify : sql.release,
+        s -> {
+          s.setString(1, storedKey);
+          s.setString(2, storedOwner);
+        },
+        rows -> rows.next() && rows.getBoolean(1));
+  }
+
+  @Override
+  public CompletableFuture<ReplaceOutcome> replace(
+      String key, String expectedOwner, String newOwner, String newData, Duration lease) {
+    String storedKey = storedKey(key);
+    String storedExpected = storedOwner(expectedOwner);
+    String storedNewOwner = storedOwner(newOwner);
+    String storedNewData = storedData(newData);
+    long leaseMillis = leaseMillis(lease);
+    return run(
+        "replace",
+        sql.replace,
+        s -> {
+          s.setString(1, storedExpected);
+          s.setString(2, storedNewOwner);
+          s.setString(3, storedNewData);
+          s.setLong(4, leaseMillis);
+          s.setString(5, storedKey);
+        },
+        rows -> {
+          if (!rows.next()) {
+            return ReplaceOutcome.absent();
+          }
+          if (rows.getBoolean(1)) {
+            return ReplaceOutcome.replaced(rows.getLong(4));
+          }
+          return ReplaceOutcome.mismatch(record(rows, 2));
+        });
+  }
+
+  @Override
+  public CompletableFuture<Optional<LeaseRecord>> read(String key) {
+    String storedKey = storedKey(key);
+    return run(
+        "read",
+        sql.read,
+        s -> s.setString(1, storedKey),
+        rows -> rows.next() ? Optional.of(record(rows, 1)) : Optional.empty());
+  }
+
+  /**
+   * Deletes rows whose lease ended more than {@code olderThan} ago (housekeeping for keys that are
+   * never used again; an expired row never blocks a grant either way). One statement, conditioned
+   * on expiry, so a live lease is never removed. Bounded by the command timeout like every call.
+   *
+   * @return the number of rows deleted
+   */
+  public CompletableFuture<Integer> purgeExpired(Duration olderThan) {
+    Objects.requireNonNull(olderThan, "olderThan");
+    if (olderThan.isNegative()) {
+      throw new IllegalArgumentException("olderThan must not be negative but was " + olderThan);
+    }
+    long millis = olderThan.compareTo(MAX_LEASE) > 0 ? MAX_LEASE.toMillis() : olderThan.toMillis();
+    return run(
+        "purgeExpired",
+        sql.purgeExpired,
+        s -> s.setLong(1, millis),
+        rows -> {
+          int n = 0;
+          while (rows.next()) {
+            n++;
+          }
+          return n;
+        });
+  }
+
+  /**
+   * One query against the lock table ({@code SELECT 1 FROM table WHERE false}), bounded by the
+   * command timeout: healthy when the database answers and the table is readable. Never completes
+   * exceptionally; the description holds the failure kind and SQLState only.
+   */
+  @Override
+  public CompletableFuture<BackendHealth> checkHealth() {
+    if (closed.get()) {
+      return CompletableFuture.completedFuture(BackendHealth.unhealthy("postgresql: closed"));
+    }
+    return runner
+        .run("health check", sql.probe, s -> {}, rows -> Boolean.TRUE)
+        .handle(
+            (ok, e) -> {
+              if (e == null) {
+                return BackendHealth.healthy("postgresql: " + table + " reachable");
+              }
+              Throwable cause = e instanceof CompletionException ? e.getCause() : e;
+              LockFailureKind kind =
+                  cause instanceof LockBackendException failure
+                      ? failure.kind()
+                      : LockFailureKind.OTHER;
+              Throwable sqlCause = cause.getCause() != null ? cause.getCause() : cause;
+              return BackendHealth.unhealthy(
+                  "postgresql: " + kind + " (" + SqlFailures.describe(sqlCause) + ")");
+            });
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Signals come from {@code pg_notify} in the release statement of backends with {@linkplain
+   * Builder#releaseNotifications notifications on}; when they are off here, the future completes
+   * with {@code false} after {@code maxWait}.
+   */
+  @Override
+  public CompletableFuture<Boolean> awaitRelease(String key, Duration maxWait) {
+    String storedKey = storedKey(key);
+    Objects.requireNonNull(maxWait, "maxWait");
+    if (maxWait.isNegative()) {
+      throw new IllegalArgumentException("maxWait must not be negative but was " + maxWait);
+    }
+    if (maxWait.isZero() || closed.get()) {
+      return CompletableFuture.completedFuture(false);
+    }
+    if (listener != null) {
+      return listener.await(storedKey, maxWait);
+    }
+    CompletableFuture<Boolean> elapsed = new CompletableFuture<>();
+    try {
+      ScheduledFuture<?> t =
+          timer.schedule(() -> elapsed.complete(false), maxWait.toNanos(), TimeUnit.NANOSECONDS);
+      CompletableFuture<?> unused = elapsed.whenComplete((r, e) -> t.cancel(false));
+    } catch (RejectedExecutionException e) {
+      elapsed.complete(false);
+    }
+    return elapsed;
+  }
+
+  @Override
+  public String name() {
+    return "postgresql";
+  }
+
+  /**
+   * Stops accepting calls (later calls fail {@code UNAVAILABLE}), stops the release listener
+   * (pending {@link #awaitRelease} futures complete with {@code false}), and waits up to the
+   * command timeout for calls in flight; when interrupted it stops waiting and keeps the interrupt
+   * flag. Idempotent. Does not close the {@code DataSource} (nor a supplied executor).
+   */
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      if (listener != null) {
+        listener.close();
+      }
+      shutdownThreads();
+    }
+  }
+
+  private void shutdownThreads() {
+    if (ownedExecutor != null) {
+      ownedExecutor.shutdown();
+      try {
+        ownedExecutor.awaitTermination(commandTimeout.toNanos(), TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    timer.shutdown(); // deadlines already scheduled still fire
+  }
+
+  @Override
+  public String toString() {
+    return "JdbcLockBackend[table=" + table + ", commandTimeout=" + commandTimeout + "]";
+  }
+
+  private <T> CompletableFuture<T> run(
+      String op, String statement, StatementRunner.Binder binder, StatementRunner.Reader<T> r) {
+    if (closed.get()) {
+      return CompletableFuture.failedFuture(
+          LockBackendException.unavailable(op + " failed: backend closed", null));
+    }
+    return runner.run(op, statement, binder, r);
+  }
+
+  private static LeaseRecord record(ResultSet rows, int first) throws SQLException {
+    long micros = rows.getLong(first + 3);
+    return new LeaseRecord(
+        StoredText.unescape(rows.getString(first)),
+        StoredText.unescape(rows.getString(first + 1)),
+        Duration.ofNanos(Math.max(1, micros) * 1000),
+        rows.getLong(first + 2));
+  }
+
+  private static void requireRow(ResultSet rows, String op) throws SQLException {
+    if (!rows.next()) {
+      throw new IllegalStateException(op + " returned no row");
+    }
+  }
+
+  private void createTable(DataSource dataSource) {
+    int seconds = (int) Math.max(1, Math.min(3600, (commandTimeout.toMillis() + 999) / 1000));
+    try (Connection c = dataSource.getConnection()) {
+      boolean autoCommit = c.getAutoCommit();
+      c.setAutoCommit(false);
+      try (Statement s = c.createStatement()) {
+        s.setQueryTimeout(seconds);
+        // a transaction-scoped lock: concurrent starters do not race on CREATE ... IF NOT EXISTS
+        s.execute("SELECT pg_advisory_xact_lock(hashtext('" + table.qualifiedTable() + "'))");
+        for (String ddl : table.ddlStatements()) {
+          s.execute(ddl);
+        }
+        c.commit();
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      } finally {
+        c.setAutoCommit(autoCommit);
+      }
+    } catch (SQLException e) {
+      throw SqlFailures.afterSend("create table " + table, e);
+    }
+  }
+
+  private ReleaseListener newListener(DataSource dataSource) {
+    try {
+      return new ReleaseListener(dataSource, table.notificationChannel(), commandTimeout, timer);
+    } catch (NoClassDefFoundError e) {
+      throw new IllegalStateException(
+          "release notifications need the PostgreSQL JDBC driver (org.postgresql:postgresql) on"
+              + " the class path",
+          e);
+    }
+  }
+
+  private static String storedKey(String key) {
+    Objects.requireNonNull(key, "key");
+    if (key.isEmpty()) {
+      throw new IllegalArgumentException("key must not be empty");
+    }
+    if (key.length() > MAX_KEY_LENGTH) {
+      throw new IllegalArgumentException(
+          "key must be at most " + MAX_KEY_LENGTH + " characters but was " + key.length());
+    }
+    return StoredText.key(key);
+  }
+
+  private static String storedOwner(String owner) {
+    Objects.requireNonNull(owner, "owner");
+    if (owner.isEmpty()) {
+      throw new IllegalArgumentException("owner must not be empty");
+    }
+    if (owner.length() > MAX_VALUE_LENGTH) {
+      throw new IllegalArgumentException(
+          "owner must be at most " + MAX_VALUE_LENGTH + " characters but was " + owner.length());
+    }
+    return StoredText.escape(owner);
+  }
+
+  private static String storedData(String data) {
+    Objects.requireNonNull(data, "data");
+    if (data.length() > MAX_VALUE_LENGTH) {
+      throw new IllegalArgumentException(
+          "data must be at most " + MAX_VALUE_LENGTH + " characters but was " + data.length());
+    }
+    return StoredText.escape(data);
+  }
+
+  /** Whole milliseconds, rounded up, at least 1, at most {@link #MAX_LEASE}. */
+  static long leaseMillis(Duration lease) {
+    Objects.requireNonNull(lease, "lease");
+    if (lease.isNegative() || lease.isZero()) {
+      throw new IllegalArgumentException("lease must be positive but was " + lease);
+    }
+    if (lease.compareTo(MAX_LEASE) >= 0) {
+      return MAX_LEASE.toMillis();
+    }
+    long millis = lease.toMillis();
+    return Duration.ofMillis(millis).compareTo(lease) < 0 ? millis + 1 : millis;
+  }
+
+  private static ThreadFactory daemonThreads(String prefix) {
+    AtomicInteger n = new AtomicInteger();
+    return task -> {
+      Thread t = new Thread(task, prefix + "-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  /**
+   * Options of a {@link JdbcLockBackend}; every setter checks its value. Defaults: table {@link
+   * LockTable#defaults()}, {@link #DEFAULT_COMMAND_TIMEOUT}, {@link #DEFAULT_EXECUTOR_THREADS},
+   * {@link #DEFAULT_MAX_QUEUED_CALLS}, no table creation, no release notifications.
+   */
+  public static final class Builder {
+    private final DataSource dataSource;
+    private LockTable table = LockTable.defaults();
+    private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
+    private int executorThreads = DEFAULT_EXECUTOR_THREADS;
+    private int maxQueuedCalls = DEFAULT_MAX_QUEUED_CALLS;
+    private Executor executor;
+    private boolean createTableIfMissing;
+    private boolean releaseNotifications;
+    private DataSource listenerDataSource;
+
+    private Builder(DataSource dataSource) {
+      this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+    }
+
+    /**
+     * The schema of the lock table (default {@value LockTable#DEFAULT_SCHEMA}); it must exist.
+     *
+     * @throws IllegalArgumentException unless it matches {@value LockTable#IDENTIFIER_PATTERN}
+     */
+    public Builder schema(String schema) {
+      this.table = LockTable.of(schema, table.table());
+      return this;
+    }
+
+    /**
+     * The lock table's name (default {@value LockTable#DEFAULT_TABLE}).
+     *
+     * @throws IllegalArgumentException unless it matches {@value LockTable#IDENTIFIER_PATTERN}
+     */
+    public Builder table(String table) {
+      this.table = LockTable.of(this.table.schema(), table);
+      return this;
+    }
+
+    /** Schema and table at once. */
+    public Builder table(LockTable table) {
+      this.table = Objects.requireNonNull(table, "table");
+      return this;
+    }
+
+    /**
+     * The bound on every call, from submission to answer: waiting for a worker and a pooled
+     * connection, and running the statement (what is left of it becomes the statement's JDBC query
+     * timeout, rounded up to whole seconds). Default {@link #DEFAULT_COMMAND_TIMEOUT}.
+     */
+    public Builder commandTimeout(Duration commandTimeout) {
+      Objects.requireNonNull(commandTimeout, "commandTimeout");
+      if (commandTimeout.isNegative() || commandTimeout.isZero()) {
+        throw new IllegalArgumentException(
+            "commandTimeout must be positive but was " + commandTimeout);
+      }
+      if (commandTimeout.compareTo(Duration.ofHours(1)) > 0) {
+        throw new IllegalArgumentException(
+            "commandTimeout must be at most PT1H but was " + commandTimeout);
+      }
+      this.commandTimeout = commandTimeout;
+      return this;
+    }
+
+    /**
+     * Workers of the backend's own executor (default {@link #DEFAULT_EXECUTOR_THREADS}); more than
+     * the pool's maximum size only adds waiting for connections.
+     */
+    public Builder executorThreads(int executorThreads) {
+      if (executorThreads < 1 || executorThreads > 1024) {
+        throw new IllegalArgumentException(
+            "executorThreads must be between 1 and 1024 but was " + executorThreads);
+      }
+      this.executorThreads = executorThreads;
+      return this;
+    }
+
+    /**
+     * Calls that may wait for a worker of the backend's own executor (default {@link
+     * #DEFAULT_MAX_QUEUED_CALLS}); beyond that, calls fail {@code UNAVAILABLE} at once.
+     */
+    public Builder maxQueuedCalls(int maxQueuedCalls) {
+      if (maxQueuedCalls < 1) {
+        throw new IllegalArgumentException(
+            "maxQueuedCalls must be positive but was " + maxQueuedCalls);
+      }
+      this.maxQueuedCalls = maxQueuedCalls;
+      return this;
+    }
+
+    /**
+     * Runs calls on {@code executor} instead of the backend's own (e.g. virtual threads). The
+     * caller owns it: {@link JdbcLockBackend#close()} does not shut it down. A rejected call fails
+     * {@code UNAVAILABLE}.
+     */
+    public Builder executor(Executor executor) {
+      this.executor = Objects.requireNonNull(executor, "executor");
+      return this;
+    }
+
+    /**
+     * Whether {@link #build()} creates the table and its sequence when missing ({@link
+     * LockTable#ddl()}, in one transaction, needs CREATE on the schema). Default {@code false}:
+     * ship the DDL with your migrations instead.
+     */
+    public Builder createTableIfMissing(boolean createTableIfMissing) {
+      this.createTableIfMissing = createTableIfMissing;
+      return this;
+    }
+
+    /**
+     * Whether releases announce the key with {@code pg_notify} and this backend listens for them
+     * ({@link BackendReleaseSignal}). Default {@code false}. Listening holds one connection of the
+     * {@linkplain #listenerDataSource listener data source} for the backend's lifetime; behind
+     * PgBouncer in transaction mode LISTEN does not work, so give a direct one.
+     */
+    public Builder releaseNotifications(boolean releaseNotifications) {
+      this.releaseNotifications = releaseNotifications;
+      return this;
+    }
+
+    /** Where the listening connection comes from (default: the backend's data source). */
+    public Builder listenerDataSource(DataSource listenerDataSource) {
+      this.listenerDataSource = Objects.requireNonNull(listenerDataSource, "listenerDataSource");
+      return this;
+    }
+
+    /**
+     * A started backend. With {@link #createTableIfMissing} this blocks for the DDL (each statement
+     * bounded by the command timeout, the connection by the pool's own timeout).
+     *
+     * @throws LockBackendException when creating the table fails
+     * @throws IllegalStateException when notifications are on but the PostgreSQL driver is missing
+     */
+    public JdbcLockBackend build() {
+      return new JdbcLockBackend(this);
+    }
+  }
+}

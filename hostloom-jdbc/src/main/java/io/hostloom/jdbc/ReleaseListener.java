@@ -1,0 +1,178 @@
+package io.hostloom.jdbc;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import javax.sql.DataSource;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Holds one connection in {@code LISTEN} on the table's channel and wakes {@link #await} callers
+ * when their key is announced by a release. The only class that needs the PostgreSQL driver's API
+ * ({@link PGConnection#getNotifications(int)}), so it is loaded only when notifications are on.
+ *
+ * <p>A notification can be missed while the connection is down; on every (re)connect all current
+ * waiters are therefore woken, and they retry their acquisition. Between connects the waiters' own
+ * {@code maxWait} is the polling fallback.
+ */
+final class ReleaseListener implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ReleaseListener.class);
+
+  /** How long one {@code getNotifications} call blocks; bounds how long close() waits. */
+  private static final int POLL_MILLIS = 100;
+
+  /** A listening connection idle this long is checked with a query (detects a dead peer). */
+  private static final long KEEPALIVE_NANOS = Duration.ofSeconds(10).toNanos();
+
+  private static final long MAX_BACKOFF_NANOS = Duration.ofSeconds(5).toNanos();
+
+  private final DataSource dataSource;
+  private final String channel;
+  private final int queryTimeoutSeconds;
+  private final ScheduledExecutorService timer;
+  private final Map<String, Set<Waiter>> waiters = new ConcurrentHashMap<>();
+  private final Thread thread;
+  private volatile boolean closed;
+  private volatile boolean listening;
+
+  ReleaseListener(
+      DataSource dataSource, String channel, Duration timeout, ScheduledExecutorService timer) {
+    this.dataSource = dataSource;
+    this.channel = channel;
+    this.queryTimeoutSeconds = (int) Math.max(1, Math.min(3600, (timeout.toMillis() + 999) / 1000));
+    this.timer = timer;
+    this.thread = new Thread(this::loop, "hostloom-jdbc-listener");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  boolean isListening() {
+    return listening;
+  }
+
+  /** One wait; identity is its equality (futures have no defined equals). */
+  private static final class Waiter {
+    final CompletableFuture<Boolean> signal = new CompletableFuture<>();
+  }
+
+  /** See {@link BackendReleaseSignal#awaitRelease}; {@code storedKey} is the key's stored form. */
+  CompletableFuture<Boolean> await(String storedKey, Duration maxWait) {
+    Waiter waiter = new Waiter();
+    CompletableFuture<Boolean> signal = waiter.signal;
+    if (closed) {
+      signal.complete(false);
+      return signal;
+    }
+    waiters.compute(
+        storedKey,
+        (k, set) -> {
+          Set<Waiter> s = set != null ? set : ConcurrentHashMap.newKeySet();
+          s.add(waiter);
+          return s;
+        });
+    CompletableFuture<?> unused = signal.whenComplete((r, e) -> forget(storedKey, waiter));
+    try {
+      ScheduledFuture<?> expiry =
+          timer.schedule(() -> signal.complete(false), maxWait.toNanos(), TimeUnit.NANOSECONDS);
+      unused = signal.whenComplete((r, e) -> expiry.cancel(false));
+    } catch (RejectedExecutionException e) {
+      signal.complete(false); // closed meanwhile
+    }
+    return signal;
+  }
+
+  private void forget(String storedKey, Waiter waiter) {
+    waiters.computeIfPresent(
+        storedKey,
+        (k, set) -> {
+          set.remove(waiter);
+          return set.isEmpty() ? null : set;
+        });
+  }
+
+  private void wake(String storedKey) {
+    Set<Waiter> set = waiters.get(storedKey);
+    if (set != null) {
+      set.forEach(w -> w.signal.complete(true));
+    }
+  }
+
+  private void wakeAll() {
+    waiters.values().forEach(set -> set.forEach(w -> w.signal.complete(true)));
+  }
+
+  private void loop() {
+    long backoff = Duration.ofMillis(100).toNanos();
+    while (!closed) {
+      try (Connection c = dataSource.getConnection()) {
+        if (!c.getAutoCommit()) {
+          c.setAutoCommit(true);
+        }
+        PGConnection pg = c.unwrap(PGConnection.class);
+        execute(c, "LISTEN \"" + channel + "\""); // channel is hex and letters: see LockTable
+        listening = true;
+        backoff = Duration.ofMillis(100).toNanos();
+        wakeAll(); // releases while not listening were missed
+        long lastHeard = System.nanoTime();
+        while (!closed) {
+          PGNotification[] received = pg.getNotifications(POLL_MILLIS);
+          if (received != null && received.length > 0) {
+            lastHeard = System.nanoTime();
+            for (PGNotification n : received) {
+              if (channel.equals(n.getName())) {
+                wake(n.getParameter());
+              }
+            }
+          } else if (System.nanoTime() - lastHeard > KEEPALIVE_NANOS) {
+            execute(c, "SELECT 1");
+            lastHeard = System.nanoTime();
+          }
+        }
+      } catch (SQLException | RuntimeException e) {
+        if (!closed) {
+          log.debug("release listener disconnected ({}); reconnecting", SqlFailures.describe(e));
+        }
+      } finally {
+        listening = false;
+      }
+      if (!closed) {
+        wakeAll(); // waiters fall back to polling now rather than at their maxWait
+        LockSupport.parkNanos(this, backoff);
+        backoff = Math.min(backoff * 2, MAX_BACKOFF_NANOS);
+      }
+    }
+  }
+
+  private void execute(Connection c, String sql) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.setQueryTimeout(queryTimeoutSeconds);
+      s.execute(sql);
+    }
+  }
+
+  /** Stops listening, wakes every waiter with {@code false}, and waits briefly for the thread. */
+  @Override
+  public void close() {
+    closed = true;
+    waiters.values().forEach(set -> set.forEach(w -> w.signal.complete(false)));
+    LockSupport.unpark(thread);
+    try {
+      thread.join(POLL_MILLIS * 4L);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

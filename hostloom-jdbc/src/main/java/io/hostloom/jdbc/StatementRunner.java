@@ -1,0 +1,176 @@
+package io.hostloom.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.sql.DataSource;
+
+/**
+ * Runs one prepared statement per call on a worker, in auto-commit, and completes the call's future
+ * within the command timeout whatever the database does.
+ *
+ * <p>Each call moves through phases. A deadline timer started at submission ends the call when it
+ * fires: while the call is still {@code QUEUED} or {@code CONNECTING} (waiting for a worker, a
+ * pooled connection, or preparing) the statement was never sent, so the failure is {@code
+ * UNAVAILABLE} and the worker later skips it; once {@code EXECUTING} the failure is {@code
+ * TIMEOUT}. The statement also carries what is left of the call's time as its JDBC query timeout
+ * (whole seconds, rounded up; the driver then cancels it on the server), and a worker still stuck
+ * two seconds after the deadline has its connection aborted, so a dead peer cannot hold a worker
+ * for ever.
+ */
+final class StatementRunner {
+  /** Binds the parameters of a prepared statement. */
+  @FunctionalInterface
+  interface Binder {
+    void bind(PreparedStatement statement) throws SQLException;
+  }
+
+  /** Reads the complete answer from the statement's rows. */
+  @FunctionalInterface
+  interface Reader<T> {
+    T read(ResultSet rows) throws SQLException;
+  }
+
+  /** After the deadline: the query timeout cancels within a second; abort only after that. */
+  private static final Duration ABORT_GRACE = Duration.ofSeconds(2);
+
+  private enum Phase {
+    QUEUED,
+    CONNECTING,
+    EXECUTING,
+    ABANDONED
+  }
+
+  private final DataSource dataSource;
+  private final Executor executor;
+  private final ScheduledExecutorService timer;
+  private final Duration timeout;
+
+  StatementRunner(
+      DataSource dataSource, Executor executor, ScheduledExecutorService timer, Duration timeout) {
+    this.dataSource = dataSource;
+    this.executor = executor;
+    this.timer = timer;
+    this.timeout = timeout;
+  }
+
+  Duration timeout() {
+    return timeout;
+  }
+
+  /**
+   * Runs {@code sql} once. The future completes with the reader's answer, or exceptionally with a
+   * {@link io.hostloom.locking.spi.LockBackendException} (see {@link SqlFailures}).
+   */
+  <T> CompletableFuture<T> run(String op, String sql, Binder binder, Reader<T> reader) {
+    Call<T> call = new Call<>(op, sql, binder, reader);
+    try {
+      call.deadline = timer.schedule(call::deadlinePassed, timeout.toNanos(), TimeUnit.NANOSECONDS);
+      executor.execute(call);
+    } catch (RejectedExecutionException e) {
+      call.phase.set(Phase.ABANDONED);
+      call.future.completeExceptionally(SqlFailures.notSent(op + " (backend busy or closed)", e));
+    }
+    return call.future;
+  }
+
+  private final class Call<T> implements Runnable {
+    final String op;
+    final String sql;
+    final Binder binder;
+    final Reader<T> reader;
+    final CompletableFuture<T> future = new CompletableFuture<>();
+    final AtomicReference<Phase> phase = new AtomicReference<>(Phase.QUEUED);
+    final long submittedNanos = System.nanoTime();
+    volatile ScheduledFuture<?> deadline;
+    volatile Connection connection;
+
+    Call(String op, String sql, Binder binder, Reader<T> reader) {
+      this.op = op;
+      this.sql = sql;
+      this.binder = binder;
+      this.reader = reader;
+      CompletableFuture<?> unused =
+          future.whenComplete(
+              (r, e) -> {
+                ScheduledFuture<?> d = deadline;
+                if (d != null) {
+                  d.cancel(false);
+                }
+              });
+    }
+
+    @Override
+    public void run() {
+      if (future.isDone() || !phase.compareAndSet(Phase.QUEUED, Phase.CONNECTING)) {
+        return; // deadline passed or caller cancelled while queued: never sent
+      }
+      try (Connection c = dataSource.getConnection()) {
+        connection = c;
+        if (!c.getAutoCommit()) {
+          c.setAutoCommit(true); // one statement = one transaction; the pool restores its default
+        }
+        try (PreparedStatement statement = c.prepareStatement(sql)) {
+          statement.setQueryTimeout(queryTimeoutSeconds());
+          binder.bind(statement);
+          if (future.isDone() || !phase.compareAndSet(Phase.CONNECTING, Phase.EXECUTING)) {
+            return; // nothing sent; the deadline or the caller already ended the call
+          }
+          try (ResultSet rows = statement.executeQuery()) {
+            future.complete(reader.read(rows)); // before close: a failing close keeps the answer
+          } catch (SQLException | RuntimeException e) {
+            future.completeExceptionally(SqlFailures.afterSend(op, e));
+          }
+        }
+      } catch (SQLException | RuntimeException e) {
+        // only reached before executeQuery (or from close, after the future completed)
+        future.completeExceptionally(SqlFailures.notSent(op, e));
+      } finally {
+        connection = null;
+      }
+    }
+
+    /** What is left of the call's time, rounded up to whole seconds (JDBC's unit), at least 1. */
+    int queryTimeoutSeconds() {
+      long left = timeout.toNanos() - (System.nanoTime() - submittedNanos);
+      return (int) Math.max(1, (left + 999_999_999L) / 1_000_000_000L);
+    }
+
+    void deadlinePassed() {
+      if (phase.compareAndSet(Phase.QUEUED, Phase.ABANDONED)
+          || phase.compareAndSet(Phase.CONNECTING, Phase.ABANDONED)) {
+        future.completeExceptionally(SqlFailures.notSentInTime(op, timeout));
+        return;
+      }
+      if (future.completeExceptionally(SqlFailures.noAnswerInTime(op, timeout))) {
+        try {
+          ScheduledFuture<?> unused =
+              timer.schedule(this::abortIfStuck, ABORT_GRACE.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+          // backend closed: the query timeout still ends the statement
+        }
+      }
+    }
+
+    /** The query timeout did not end the statement (dead peer): drop the physical connection. */
+    void abortIfStuck() {
+      Connection c = connection;
+      if (c != null) {
+        try {
+          c.abort(Runnable::run);
+        } catch (SQLException | RuntimeException e) {
+          // nothing more to do; the worker is released when the socket fails
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,19 @@
+-- HostLoom lock table for PostgreSQL 12 or later (tested on 14).
+--
+-- ${schema} and ${table} are placeholders (Flyway syntax): replace them with the schema and table
+-- names given to JdbcLockBackend (defaults: public, hostloom_locks). The names are used quoted, so
+-- they are case-sensitive. The schema must exist. The database encoding must be UTF8.
+--
+-- One row per key that is held or was held and not yet released. A row whose expires_at is at or
+-- before the database's statement_timestamp() is expired: it never blocks a grant.
+CREATE TABLE IF NOT EXISTS "${schema}"."${table}" (
+  lock_key      text COLLATE "C" PRIMARY KEY,
+  owner         text        NOT NULL,
+  data          text        NOT NULL,
+  fencing_token bigint      NOT NULL,
+  acquired_at   timestamptz NOT NULL,
+  expires_at    timestamptz NOT NULL
+);
+
+-- Fencing tokens come from this sequence, so they keep increasing after rows are deleted.
+CREATE SEQUENCE IF NOT EXISTS "${schema}"."${table}_fence_seq" AS bigint;

@@ -1,0 +1,15 @@
+package io.hostloom.jdbc;
+
+import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.testkit.LockBackendConformanceSuite;
+
+/**
+ * The backend conformance suite with release notifications on, so releases run the {@code
+ * pg_notify} form of the statement and every instance holds a listening connection.
+ */
+class JdbcLockBackendNotifyingConformanceTest extends LockBackendConformanceSuite {
+  @Override
+  protected LockBackend newBackend() {
+    return TestDatabase.backend().releaseNotifications(true).build();
+  }
+}
