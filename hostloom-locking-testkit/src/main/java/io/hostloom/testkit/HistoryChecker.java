@@ -1,0 +1,189 @@
+package io.hostloom.testkit;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Checks a lock history (from one {@link LockHistory} or merged ledgers) for the two safety
+ * properties of a lock service, using only what the holders observed, so that it never reports a
+ * violation that did not happen:
+ *
+ * <ul>
+ *   <li><b>No overlapping holds</b> on a key while leases are valid. Each hold counts from when its
+ *       holder saw the grant until the earlier of its exit and {@code sent + lease} of its last
+ *       successful acquire or extend (the backend applied the command after it was sent, so the
+ *       real lease lasts at least that long). Two such intervals on one key must not intersect.
+ *   <li><b>Fencing tokens strictly increase</b> per key: when hold A's grant was seen before hold
+ *       B's acquire was sent, A's grant certainly came first, so A's token must be smaller than
+ *       B's. Two different holds never share a token.
+ * </ul>
+ *
+ * <p>Malformed histories (an EXTEND or EXIT without its ENTER, two ENTERs of one hold with
+ * different keys) are reported too. Times are {@link System#nanoTime()} values: merged ledgers must
+ * come from one host.
+ */
+public final class HistoryChecker {
+  /** At most this many violations are described in a report; all are counted. */
+  public static final int MAX_DESCRIBED = 50;
+
+  private HistoryChecker() {}
+
+  private static final class Hold {
+    final String key;
+    final String holder;
+    final long token;
+    final long sent;
+    final long start;
+    long leaseEnd;
+    long exit = Long.MAX_VALUE;
+
+    Hold(LockEvent enter) {
+      key = enter.key();
+      holder = enter.holder();
+      token = enter.fencingToken();
+      sent = enter.sentNanos();
+      start = enter.atNanos();
+      leaseEnd = enter.sentNanos() + enter.leaseNanos();
+    }
+
+    long end() {
+      return Math.min(exit, leaseEnd);
+    }
+
+    boolean nonEmpty() {
+      return end() - start > 0;
+    }
+
+    @Override
+    public String toString() {
+      return holder + "(token " + token + ")";
+    }
+  }
+
+  private record HoldId(String key, String holder, long token) {}
+
+  /** Checks {@code events} (any order). */
+  public static HistoryReport check(Collection<LockEvent> events) {
+    Objects.requireNonNull(events, "events");
+    Violations violations = new Violations();
+    Map<HoldId, Hold> holds = new LinkedHashMap<>();
+    List<LockEvent> sorted = new ArrayList<>(events);
+    // ENTERs first so that an EXIT recorded by another thread before its ENTER still matches
+    sorted.sort(
+        Comparator.comparing((LockEvent e) -> e.type() != LockEvent.Type.ENTER)
+            .thenComparingLong(LockEvent::atNanos));
+    for (LockEvent e : sorted) {
+      HoldId id = new HoldId(e.key(), e.holder(), e.fencingToken());
+      Hold h = holds.get(id);
+      switch (e.type()) {
+        case ENTER -> {
+          if (h == null) {
+            holds.put(id, new Hold(e));
+          } else {
+            h.leaseEnd = Math.max(h.leaseEnd, e.sentNanos() + e.leaseNanos());
+          }
+        }
+        case EXTEND -> {
+          if (h == null) {
+            violations.add(HistoryReport.Kind.MALFORMED, e.key(), "EXTEND without ENTER: " + e);
+          } else {
+            h.leaseEnd = Math.max(h.leaseEnd, e.sentNanos() + e.leaseNanos());
+          }
+        }
+        case EXIT -> {
+          if (h == null) {
+            violations.add(HistoryReport.Kind.MALFORMED, e.key(), "EXIT without ENTER: " + e);
+          } else {
+            h.exit = Math.min(h.exit, e.atNanos());
+          }
+        }
+      }
+    }
+    Map<String, List<Hold>> byKey = new HashMap<>();
+    for (Hold h : holds.values()) {
+      byKey.computeIfAbsent(h.key, k -> new ArrayList<>()).add(h);
+    }
+    for (List<Hold> keyHolds : byKey.values()) {
+      checkOverlap(keyHolds, violations);
+      checkTokens(keyHolds, violations);
+    }
+    return new HistoryReport(
+        events.size(), holds.size(), byKey.size(), violations.count, violations.described);
+  }
+
+  private static void checkOverlap(List<Hold> keyHolds, Violations violations) {
+    List<Hold> live = new ArrayList<>();
+    for (Hold h : keyHolds) {
+      if (h.nonEmpty()) {
+        live.add(h);
+      }
+    }
+    live.sort(Comparator.comparingLong((Hold h) -> h.start));
+    Hold latest = null; // the hold whose interval reaches furthest so far
+    for (Hold h : live) {
+      if (latest != null && latest.end() - h.start > 0) {
+        violations.add(
+            HistoryReport.Kind.OVERLAP,
+            h.key,
+            h
+                + " was granted "
+                + (latest.end() - h.start)
+                + " ns before "
+                + latest
+                + " stopped holding");
+      }
+      if (latest == null || h.end() - latest.end() > 0) {
+        latest = h;
+      }
+    }
+  }
+
+  private static void checkTokens(List<Hold> keyHolds, Violations violations) {
+    List<Hold> bySeen = new ArrayList<>(keyHolds);
+    bySeen.sort(Comparator.comparingLong((Hold h) -> h.start));
+    List<Hold> bySent = new ArrayList<>(keyHolds);
+    bySent.sort(Comparator.comparingLong((Hold h) -> h.sent));
+    Map<Long, Hold> byToken = new HashMap<>();
+    for (Hold h : keyHolds) {
+      Hold other = byToken.putIfAbsent(h.token, h);
+      if (other != null) {
+        violations.add(
+            HistoryReport.Kind.TOKEN_ORDER, h.key, h + " and " + other + " share a fencing token");
+      }
+    }
+    int i = 0;
+    Hold maxBefore = null; // the largest token among grants seen before the current send
+    for (Hold b : bySent) {
+      while (i < bySeen.size() && bySeen.get(i).start - b.sent < 0) {
+        Hold a = bySeen.get(i++);
+        if (maxBefore == null || a.token > maxBefore.token) {
+          maxBefore = a;
+        }
+      }
+      if (maxBefore != null && maxBefore.token > b.token) { // equal tokens are reported above
+        violations.add(
+            HistoryReport.Kind.TOKEN_ORDER,
+            b.key,
+            b + " was requested after " + maxBefore + " was granted but got a smaller token");
+      }
+    }
+  }
+
+  private static final class Violations {
+    long count;
+    final List<HistoryReport.Violation> described = new ArrayList<>();
+
+    void add(HistoryReport.Kind kind, String key, String description) {
+      count++;
+      if (described.size() < MAX_DESCRIBED) {
+        described.add(new HistoryReport.Violation(kind, key, description));
+      }
+    }
+  }
+}
