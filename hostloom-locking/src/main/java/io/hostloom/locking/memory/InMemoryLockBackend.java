@@ -64,11 +64,11 @@ public final class InMemoryLockBackend implements LockBackend, ReleaseSignal {
     checkKeyOwner(key, owner);
     Objects.requireNonNull(data, "data");
     long leaseNanos = leaseNanos(lease);
-    long now = clock.nanoTime();
     AcquireOutcome[] result = new AcquireOutcome[1];
     leases.compute(
         key,
         (k, e) -> {
+          long now = clock.nanoTime(); // inside the atomic step: linearizable expiry
           if (e != null && e.liveAt(now) && !e.owner.equals(owner)) {
             result[0] = AcquireOutcome.held(e.toRecord(now));
             return e;
@@ -88,11 +88,11 @@ public final class InMemoryLockBackend implements LockBackend, ReleaseSignal {
   public CompletableFuture<Boolean> extend(String key, String owner, Duration lease) {
     checkKeyOwner(key, owner);
     long leaseNanos = leaseNanos(lease);
-    long now = clock.nanoTime();
     boolean[] done = new boolean[1];
     leases.computeIfPresent(
         key,
         (k, e) -> {
+          long now = clock.nanoTime(); // inside the atomic step: linearizable expiry
           if (!e.liveAt(now)) {
             return null;
           }
@@ -108,11 +108,11 @@ public final class InMemoryLockBackend implements LockBackend, ReleaseSignal {
   @Override
   public CompletableFuture<Boolean> release(String key, String owner) {
     checkKeyOwner(key, owner);
-    long now = clock.nanoTime();
     boolean[] done = new boolean[1];
     leases.computeIfPresent(
         key,
         (k, e) -> {
+          long now = clock.nanoTime(); // inside the atomic step: linearizable expiry
           if (!e.liveAt(now)) {
             return null;
           }
@@ -135,11 +135,11 @@ public final class InMemoryLockBackend implements LockBackend, ReleaseSignal {
     checkKeyOwner(key, newOwner);
     Objects.requireNonNull(newData, "newData");
     long leaseNanos = leaseNanos(lease);
-    long now = clock.nanoTime();
     ReplaceOutcome[] result = {ReplaceOutcome.absent()};
     leases.computeIfPresent(
         key,
         (k, e) -> {
+          long now = clock.nanoTime(); // inside the atomic step: linearizable expiry
           if (!e.liveAt(now)) {
             return null;
           }
@@ -160,15 +160,18 @@ public final class InMemoryLockBackend implements LockBackend, ReleaseSignal {
   @Override
   public CompletableFuture<Optional<LeaseRecord>> read(String key) {
     Objects.requireNonNull(key, "key");
-    long now = clock.nanoTime();
-    Entry e = leases.get(key);
-    if (e == null || !e.liveAt(now)) {
-      if (e != null) {
-        leases.remove(key, e); // conditional: never evicts a newer grant
-      }
-      return CompletableFuture.completedFuture(Optional.empty());
-    }
-    return CompletableFuture.completedFuture(Optional.of(e.toRecord(now)));
+    LeaseRecord[] live = new LeaseRecord[1];
+    leases.computeIfPresent(
+        key,
+        (k, e) -> {
+          long now = clock.nanoTime(); // inside the atomic step, as in the writes
+          if (!e.liveAt(now)) {
+            return null; // evicts only this expired entry: the step is atomic per key
+          }
+          live[0] = e.toRecord(now);
+          return e;
+        });
+    return CompletableFuture.completedFuture(Optional.ofNullable(live[0]));
   }
 
   /**
