@@ -7,6 +7,7 @@ import io.hostloom.locking.spi.BackendHealthProbe;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.LockBackendException;
+import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.ReplaceOutcome;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -65,11 +66,11 @@ import javax.sql.DataSource;
  * {@link #MAX_LEASE}.
  *
  * <p>Also a {@link BackendHealthProbe} (one bounded query against the table) and a {@link
- * BackendReleaseSignal} (LISTEN/NOTIFY when {@linkplain Builder#releaseNotifications enabled}).
- * {@link #close()} releases the backend's threads but never closes the {@code DataSource}.
+ * ReleaseSignal} (LISTEN/NOTIFY when {@linkplain Builder#releaseNotifications enabled}). {@link
+ * #close()} releases the backend's threads but never closes the {@code DataSource}.
  */
 public final class JdbcLockBackend
-    implements LockBackend, BackendHealthProbe, BackendReleaseSignal, AutoCloseable {
+    implements LockBackend, BackendHealthProbe, ReleaseSignal, AutoCloseable {
 
   /** Longest key accepted, in UTF-16 units (the SPI's limit). */
   public static final int MAX_KEY_LENGTH = 8192;
@@ -596,7 +597,7 @@ public final class JdbcLockBackend
 
     /**
      * Whether releases announce the key with {@code pg_notify} and this backend listens for them
-     * ({@link BackendReleaseSignal}). Default {@code false}. Listening holds one connection of the
+     * ({@link ReleaseSignal}). Default {@code false}. Listening holds one connection of the
      * {@linkplain #listenerDataSource listener data source} for the backend's lifetime; behind
      * PgBouncer in transaction mode LISTEN does not work, so give a direct one.
      */

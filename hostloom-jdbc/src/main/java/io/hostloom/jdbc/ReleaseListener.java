@@ -1,5 +1,6 @@
 package io.hostloom.jdbc;
 
+import io.hostloom.locking.spi.ReleaseSignal;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -68,7 +69,7 @@ final class ReleaseListener implements AutoCloseable {
     final CompletableFuture<Boolean> signal = new CompletableFuture<>();
   }
 
-  /** See {@link BackendReleaseSignal#awaitRelease}; {@code storedKey} is the key's stored form. */
+  /** See {@link ReleaseSignal#awaitRelease}; {@code storedKey} is the key's stored form. */
   CompletableFuture<Boolean> await(String storedKey, Duration maxWait) {
     Waiter waiter = new Waiter();
     CompletableFuture<Boolean> signal = waiter.signal;

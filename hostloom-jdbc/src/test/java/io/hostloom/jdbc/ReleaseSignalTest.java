@@ -3,6 +3,7 @@ package io.hostloom.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.testkit.TestTiming;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -14,8 +15,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * LISTEN/NOTIFY wake-ups ({@link BackendReleaseSignal}). Waits use a {@code maxWait} of minutes, so
- * a future that completes within the test's short bound was completed by the signal.
+ * LISTEN/NOTIFY wake-ups ({@link ReleaseSignal}). Waits use a {@code maxWait} of minutes, so a
+ * future that completes within the test's short bound was completed by the signal.
  */
 class ReleaseSignalTest {
   private static final Duration LONG = Duration.ofMinutes(5);
