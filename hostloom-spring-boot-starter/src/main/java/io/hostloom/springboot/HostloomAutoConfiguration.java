@@ -1,0 +1,55 @@
+package io.hostloom.springboot;
+
+import io.hostloom.locking.ComposedLock;
+import io.hostloom.locking.DistributedLock;
+import io.hostloom.locking.LockEventListener;
+import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.time.LockClock;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The core: validates every {@code hostloom.*} setting once ({@link HostloomSettings}, failing
+ * start-up with one message listing every problem), and builds the {@link DistributedLock} over the
+ * chosen store's {@link LockBackend}. The stores have their own auto-configurations ({@code
+ * io.hostloom.springboot.store}), each active only for its {@code hostloom.store} value and when
+ * its module is on the classpath.
+ *
+ * <p>Every bean backs off when the application defines one of the same type ({@code LockClock},
+ * {@code DistributedLock}, {@code LockBackend}); a {@link LockEventListener} bean (unique or
+ * {@code @Primary}) receives the lock's events, which is how the metrics module is wired.
+ */
+@AutoConfiguration
+@ConditionalOnClass(DistributedLock.class)
+@EnableConfigurationProperties(HostloomProperties.class)
+public class HostloomAutoConfiguration {
+  /** Validates the settings before any bean is created; see {@link HostloomSettingsRegistrar}. */
+  @Bean
+  static HostloomSettingsRegistrar hostloomSettingsRegistrar() {
+    return new HostloomSettingsRegistrar();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  LockClock hostloomLockClock() {
+    return LockClock.system();
+  }
+
+  @Bean(destroyMethod = "close")
+  @ConditionalOnMissingBean(DistributedLock.class)
+  ComposedLock distributedLock(
+      HostloomSettings settings,
+      ObjectProvider<LockBackend> backend,
+      LockClock clock,
+      ObjectProvider<LockEventListener> listener) {
+    LockBackend b = settings.lockingOptions().enabled() ? backend.getObject() : null;
+    return DistributedLock.builder(settings.lockingOptions(), b)
+        .clock(clock)
+        .listener(listener.getIfUnique(() -> LockEventListener.NO_OP))
+        .build();
+  }
+}

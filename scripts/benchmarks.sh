@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds the benchmark module and runs every benchmark; writes docs/benchmarks.md and
+# docs/benchmarks.png (see benchmarks/README.md).
+#
+#   scripts/benchmarks.sh                  full run: about 8 minutes on 2 cores
+#   scripts/benchmarks.sh --quick          smoke run (seconds per part; figures meaningless)
+#   scripts/benchmarks.sh --max-load=2.5   first wait (up to 1 h) until the 1-minute load is < 2.5
+#   scripts/benchmarks.sh --only=kernel,redis,faces --out=docs
+#
+# Needs Java 17, redis-server (apt-get install redis-server) and Azurite (npm, installed here from
+# hostloom-azure/package-lock.json when missing). PostgreSQL comes from the embedded-postgres jar.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -x hostloom-azure/node_modules/.bin/azurite-blob ]; then
+  echo "benchmarks: installing Azurite with npm ci (hostloom-azure/package-lock.json)"
+  npm ci --prefix hostloom-azure --no-audit --no-fund --loglevel=error
+fi
+# tests and format checks belong to the normal build; the benchmark build only compiles
+./mvnw -B -q -ntp -Pbenchmarks -pl benchmarks -am package -Dmaven.test.skip=true \
+  -Dspotless.check.skip=true
+exec java -jar benchmarks/target/benchmarks.jar --command="scripts/benchmarks.sh${*:+ $*}" "$@"

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Builds and runs the WOPI host on its embedded defaults: in-memory locks, ./wopi-docs, port 8080.
+# Extra arguments go to the host, e.g. scripts/run.sh --server.port=8081
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./mvnw -B -q -ntp -pl wopi-host -am install -DskipTests
+exec java -jar wopi-host/target/wopi-host.jar "$@"

@@ -1,0 +1,76 @@
+package io.hostloom.wopihost;
+
+import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.wopihost.files.DocumentStore;
+import io.hostloom.wopihost.files.SampleDocuments;
+import io.hostloom.wopihost.security.AccessTokens;
+import io.hostloom.wopihost.web.HostUrls;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.web.context.WebServerInitializedEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.stereotype.Component;
+
+/**
+ * Prints, once the server listens, everything needed to try the host: the page, a WOPISrc for the
+ * validator's {@code .wopitest} file, a token for it, and the validator command line.
+ */
+@Component
+public class StartupBanner implements ApplicationListener<WebServerInitializedEvent> {
+  private static final Logger log = LoggerFactory.getLogger(StartupBanner.class);
+
+  private final DocumentStore store;
+  private final AccessTokens tokens;
+  private final LockBackend backend;
+  private final WopiHostProperties props;
+
+  public StartupBanner(
+      DocumentStore store, AccessTokens tokens, LockBackend backend, WopiHostProperties props) {
+    this.store = store;
+    this.tokens = tokens;
+    this.backend = backend;
+    this.props = props;
+  }
+
+  @Override
+  public void onApplicationEvent(WebServerInitializedEvent event) {
+    if (!log.isInfoEnabled()) {
+      return;
+    }
+    int port = event.getWebServer().getPort();
+    String base =
+        props.publicUrl() != null
+            ? props.publicUrl().toString().replaceAll("/$", "")
+            : "http://localhost:" + port;
+    StringBuilder sb = new StringBuilder();
+    sb.append("\n\n  HostLoom WOPI host is running")
+        .append("\n    page:        ")
+        .append(base)
+        .append('/')
+        .append("\n    documents:   ")
+        .append(store.root())
+        .append("\n    lock store:  ")
+        .append(backend.name());
+    if (store.find(SampleDocuments.VALIDATOR_FILE).isPresent()) {
+      String wopiSrc = HostUrls.wopiSrc(base, SampleDocuments.VALIDATOR_FILE);
+      String token = tokens.issue(props.user(), SampleDocuments.VALIDATOR_FILE, props.tokenTtl());
+      sb.append("\n    WOPISrc:     ")
+          .append(wopiSrc)
+          .append("\n    token:       ")
+          .append(token)
+          .append("  (user '")
+          .append(props.user())
+          .append("', valid ")
+          .append(props.tokenTtl())
+          .append(')')
+          .append(
+              "\n    validator:   python3 wopi_lock_runner.py --config LockGroups.TestCases.xml")
+          .append(" --wopisrc ")
+          .append(wopiSrc)
+          .append(" --token ")
+          .append(token);
+    }
+    sb.append("\n    more tokens: ").append(base).append("/api/token?file=<file id>&user=<name>\n");
+    log.info(sb.toString());
+  }
+}

@@ -1,0 +1,73 @@
+package io.hostloom.wopihost;
+
+import io.hostloom.wopihost.files.DocumentStore;
+import io.hostloom.wopihost.files.SampleDocuments;
+import io.hostloom.wopihost.security.AccessTokens;
+import io.hostloom.wopihost.security.DiscoveryClient;
+import io.hostloom.wopihost.security.WopiRequestAuthenticator;
+import io.hostloom.wopihost.web.HostUrls;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The host's beans: the documents folder, tokens, proof keys and URLs. */
+@Configuration(proxyBeanMethods = false)
+public class WopiHostConfiguration {
+  private static final Logger log = LoggerFactory.getLogger(WopiHostConfiguration.class);
+
+  @Bean
+  @ConditionalOnMissingBean
+  Clock clock() {
+    return Clock.systemUTC();
+  }
+
+  @Bean
+  DocumentStore documentStore(WopiHostProperties props, Clock clock) {
+    DocumentStore store = new DocumentStore(props.docsDir(), clock);
+    SampleDocuments.seedIfEmpty(store);
+    return store;
+  }
+
+  @Bean
+  AccessTokens accessTokens(WopiHostProperties props, Clock clock) {
+    byte[] secret;
+    if (props.tokenSecret() == null || props.tokenSecret().isEmpty()) {
+      secret = new byte[32];
+      new SecureRandom().nextBytes(secret);
+      log.info(
+          "No wopi-host.token-secret configured: tokens are signed with a random secret for this"
+              + " run only (they die with the process, and other instances do not accept them)");
+    } else {
+      secret = props.tokenSecret().getBytes(StandardCharsets.UTF_8);
+    }
+    return new AccessTokens(secret, clock);
+  }
+
+  @Bean
+  @ConditionalOnProperty(prefix = "wopi-host", name = "discovery-url")
+  DiscoveryClient discoveryClient(WopiHostProperties props, Clock clock) {
+    return new DiscoveryClient(props.discoveryUrl(), clock);
+  }
+
+  @Bean
+  WopiRequestAuthenticator wopiRequestAuthenticator(
+      AccessTokens tokens,
+      Optional<DiscoveryClient> discovery,
+      WopiHostProperties props,
+      Clock clock) {
+    return new WopiRequestAuthenticator(
+        tokens, discovery, Optional.ofNullable(props.publicUrl()), clock);
+  }
+
+  @Bean
+  HostUrls hostUrls(WopiHostProperties props) {
+    return new HostUrls(Optional.ofNullable(props.publicUrl()));
+  }
+}

@@ -1,0 +1,404 @@
+package io.hostloom.wopihost.web;
+
+import io.hostloom.wopi.WopiLockOperation;
+import io.hostloom.wopi.WopiLockProtocol;
+import io.hostloom.wopi.WopiLockResponse;
+import io.hostloom.wopi.WopiLockUnavailableException;
+import io.hostloom.wopihost.WopiHostProperties;
+import io.hostloom.wopihost.files.Document;
+import io.hostloom.wopihost.files.DocumentStore;
+import io.hostloom.wopihost.files.FileIds;
+import io.hostloom.wopihost.security.AccessTokens;
+import io.hostloom.wopihost.security.WopiAuthException;
+import io.hostloom.wopihost.security.WopiRequestAuthenticator;
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.NoSuchFileException;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.core.io.InputStreamResource;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The WOPI files endpoint, {@code /wopi/files/{id}}: CheckFileInfo, GetFile, PutFile, the lock
+ * operations, PutRelativeFile, RenameFile and DeleteFile. Every lock decision is {@link
+ * WopiLockProtocol}'s; this class only maps HTTP onto it and onto the {@link DocumentStore}.
+ *
+ * <p>Order of checks on every request: a file id that could leave the documents folder is 404
+ * without touching the file system; then the access token (401) and proof keys (500); then the
+ * file's existence (404).
+ */
+@RestController
+@RequestMapping("/wopi/files")
+public class WopiFilesController {
+  private static final Logger log = LoggerFactory.getLogger(WopiFilesController.class);
+
+  static final String ITEM_VERSION = "X-WOPI-ItemVersion";
+  static final String OVERRIDE = "X-WOPI-Override";
+  static final String OWNER_ID = "hostloom";
+
+  private final DocumentStore store;
+  private final WopiLockProtocol locks;
+  private final WopiRequestAuthenticator auth;
+  private final AccessTokens tokens;
+  private final HostUrls urls;
+  private final WopiHostProperties props;
+
+  public WopiFilesController(
+      DocumentStore store,
+      WopiLockProtocol locks,
+      WopiRequestAuthenticator auth,
+      AccessTokens tokens,
+      HostUrls urls,
+      WopiHostProperties props) {
+    this.store = store;
+    this.locks = locks;
+    this.auth = auth;
+    this.tokens = tokens;
+    this.urls = urls;
+    this.props = props;
+  }
+
+  /** CheckFileInfo. Only fields of the plain WOPI (CSPP) schema, never WOPI+ ones. */
+  @GetMapping(value = "/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
+  public ResponseEntity<Map<String, Object>> checkFileInfo(
+      @PathVariable("id") String id, HttpServletRequest request) {
+    AccessTokens.Claims claims = authenticate(id, request);
+    Optional<Document> doc = store.find(id);
+    if (doc.isEmpty()) {
+      return ResponseEntity.notFound().build();
+    }
+    Document d = doc.get();
+    Map<String, Object> info = new LinkedHashMap<>();
+    info.put("BaseFileName", d.name());
+    info.put("OwnerId", OWNER_ID);
+    info.put("Size", d.size());
+    info.put("UserId", claims.user());
+    info.put("UserFriendlyName", claims.user());
+    info.put("Version", d.version());
+    info.put("LastModifiedTime", DateTimeFormatter.ISO_INSTANT.format(d.lastModified()));
+    info.put("FileExtension", d.extension());
+    info.put("SupportsLocks", true);
+    info.put("SupportsGetLock", true);
+    info.put("SupportsExtendedLockLength", true);
+    info.put("SupportsUpdate", true);
+    info.put("SupportsRename", true);
+    info.put("SupportsDeleteFile", true);
+    info.put("UserCanWrite", true);
+    info.put("UserCanRename", true);
+    info.put("UserCanNotWriteRelative", false);
+    // a direct download URL (GetFile with a token of its own), as clients may prefer it
+    info.put(
+        "FileUrl",
+        HostUrls.wopiSrc(urls.base(request), id)
+            + "/contents?access_token="
+            + HostUrls.encodeQuery(tokens.issue(claims.user(), id, props.tokenTtl())));
+    return ResponseEntity.ok().cacheControl(noStore()).body(info);
+  }
+
+  /** GetFile, with {@code X-WOPI-ItemVersion}; 412 above {@code X-WOPI-MaxExpectedSize}. */
+  @GetMapping("/{id}/contents")
+  public ResponseEntity<InputStreamResource> getFile(
+      @PathVariable("id") String id, HttpServletRequest request) throws IOException {
+    authenticate(id, request);
+    Optional<Document> doc = store.find(id);
+    if (doc.isEmpty()) {
+      return ResponseEntity.notFound().build();
+    }
+    SeekableByteChannel channel;
+    try {
+      channel = store.open(id);
+    } catch (NoSuchFileException e) {
+      return ResponseEntity.notFound().build();
+    }
+    long size = channel.size();
+    String max = request.getHeader("X-WOPI-MaxExpectedSize");
+    if (max != null && isLargerThan(size, max)) {
+      channel.close();
+      return ResponseEntity.status(HttpStatus.PRECONDITION_FAILED)
+          .header(ITEM_VERSION, doc.get().version())
+          .build();
+    }
+    InputStream body = Channels.newInputStream(channel);
+    return ResponseEntity.ok()
+        .header(ITEM_VERSION, doc.get().version())
+        .contentType(MediaType.APPLICATION_OCTET_STREAM)
+        .contentLength(size)
+        .cacheControl(noStore())
+        .body(new InputStreamResource(body));
+  }
+
+  /** PutFile ({@code X-WOPI-Override: PUT}, or none): the lock check, then the write. */
+  @PostMapping("/{id}/contents")
+  public ResponseEntity<Void> putFile(@PathVariable("id") String id, HttpServletRequest request)
+      throws IOException {
+    authenticate(id, request);
+    String override = request.getHeader(OVERRIDE);
+    if (override != null && !"PUT".equalsIgnoreCase(override.strip())) {
+      return ResponseEntity.status(HttpStatus.NOT_IMPLEMENTED).build();
+    }
+    Optional<Document> doc = store.find(id);
+    if (doc.isEmpty()) {
+      return ResponseEntity.notFound().build();
+    }
+    WopiLockResponse check =
+        locks.handle(WopiLockOperation.PUT_FILE, id, request::getHeader, () -> doc.get().size());
+    if (!check.isOk()) {
+      return lockResponse(check, doc.get()).build();
+    }
+    Optional<byte[]> body = readBody(request);
+    if (body.isEmpty()) {
+      return ResponseEntity.status(HttpStatus.PAYLOAD_TOO_LARGE).build();
+    }
+    Optional<Document> written = store.write(id, body.get());
+    if (written.isEmpty()) {
+      return ResponseEntity.notFound().build();
+    }
+    return ResponseEntity.ok().header(ITEM_VERSION, written.get().version()).build();
+  }
+
+  /** Every {@code POST /wopi/files/{id}} operation, dispatched on {@code X-WOPI-Override}. */
+  @PostMapping("/{id}")
+  public ResponseEntity<?> fileOperation(@PathVariable("id") String id, HttpServletRequest request)
+      throws IOException {
+    AccessTokens.Claims claims = authenticate(id, request);
+    String override = request.getHeader(OVERRIDE);
+    String op = override == null ? "" : override.strip().toUpperCase(Locale.ROOT);
+    Optional<Document> doc = store.find(id);
+    if (doc.isEmpty()) {
+      return ResponseEntity.notFound().build();
+    }
+    switch (op) {
+      case "LOCK":
+        return lockOperation(WopiLockOperation.LOCK, doc.get(), request);
+      case "GET_LOCK":
+        return lockOperation(WopiLockOperation.GET_LOCK, doc.get(), request);
+      case "REFRESH_LOCK":
+        return lockOperation(WopiLockOperation.REFRESH_LOCK, doc.get(), request);
+      case "UNLOCK":
+        return lockOperation(WopiLockOperation.UNLOCK, doc.get(), request);
+      case "RENAME_FILE":
+        return renameFile(doc.get(), request);
+      case "DELETE":
+        return deleteFile(doc.get(), request);
+      case "PUT_RELATIVE":
+        return putRelativeFile(doc.get(), claims, request);
+      default:
+        return ResponseEntity.status(HttpStatus.NOT_IMPLEMENTED).build();
+    }
+  }
+
+  private ResponseEntity<Void> lockOperation(
+      WopiLockOperation op, Document doc, HttpServletRequest request) {
+    WopiLockResponse r = locks.handle(op, doc.id(), request::getHeader);
+    return lockResponse(r, doc).build();
+  }
+
+  private ResponseEntity<?> renameFile(Document doc, HttpServletRequest request) {
+    String requested = request.getHeader("X-WOPI-RequestedName");
+    if (requested == null) {
+      return ResponseEntity.badRequest().build();
+    }
+    String name = Utf7.decode(requested);
+    if (!FileIds.isValid(name + doc.extension())) {
+      return ResponseEntity.badRequest()
+          .header("X-WOPI-InvalidFileNameError", "The requested name is not a valid file name")
+          .build();
+    }
+    WopiLockResponse check =
+        locks.handle(WopiLockOperation.RENAME_FILE, doc.id(), request::getHeader);
+    if (!check.isOk()) {
+      return lockResponse(check, doc).build();
+    }
+    Optional<Document> renamed = store.rename(doc.id(), name);
+    if (renamed.isEmpty()) {
+      return ResponseEntity.notFound().build();
+    }
+    return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(Map.of("Name", name));
+  }
+
+  private ResponseEntity<Void> deleteFile(Document doc, HttpServletRequest request) {
+    WopiLockResponse check =
+        locks.handle(WopiLockOperation.DELETE_FILE, doc.id(), request::getHeader);
+    if (!check.isOk()) {
+      return lockResponse(check, doc).build();
+    }
+    return store.delete(doc.id()) ? ResponseEntity.ok().build() : ResponseEntity.notFound().build();
+  }
+
+  /**
+   * PutRelativeFile: creates a file beside {@code doc} from the body, named by {@code
+   * X-WOPI-SuggestedTarget} (made unique) or {@code X-WOPI-RelativeTarget} (exact; overwrites only
+   * with {@code X-WOPI-OverwriteRelativeTarget: true} and only an unlocked target).
+   */
+  private ResponseEntity<?> putRelativeFile(
+      Document doc, AccessTokens.Claims claims, HttpServletRequest request) throws IOException {
+    String suggested = request.getHeader("X-WOPI-SuggestedTarget");
+    String relative = request.getHeader("X-WOPI-RelativeTarget");
+    if ((suggested == null) == (relative == null)) {
+      return ResponseEntity.status(HttpStatus.NOT_IMPLEMENTED).build(); // exactly one is required
+    }
+    Optional<byte[]> body = readBody(request);
+    if (body.isEmpty()) {
+      return ResponseEntity.status(HttpStatus.PAYLOAD_TOO_LARGE).build();
+    }
+    Document created;
+    if (suggested != null) {
+      String name = Utf7.decode(suggested);
+      if (name.startsWith(".")) {
+        String base = doc.name();
+        int dot = base.lastIndexOf('.');
+        name = (dot > 0 ? base.substring(0, dot) : base) + name;
+      }
+      if (!FileIds.isValid(name)) {
+        return ResponseEntity.badRequest().build();
+      }
+      Optional<Document> made = Optional.empty();
+      for (int n = 0; made.isEmpty() && n < 1000; n++) {
+        made = store.create(n == 0 ? name : numbered(name, n), body.get());
+      }
+      if (made.isEmpty()) {
+        return ResponseEntity.status(HttpStatus.CONFLICT).build();
+      }
+      created = made.get();
+    } else {
+      String name = Utf7.decode(relative);
+      if (!FileIds.isValid(name)) {
+        return ResponseEntity.badRequest().build();
+      }
+      boolean overwrite =
+          "true".equalsIgnoreCase(request.getHeader("X-WOPI-OverwriteRelativeTarget"));
+      Optional<Document> existing = store.find(name);
+      if (existing.isPresent()) {
+        if (!overwrite) {
+          return ResponseEntity.status(HttpStatus.CONFLICT)
+              .header("X-WOPI-ValidRelativeTarget", freeName(name))
+              .build();
+        }
+        WopiLockResponse check =
+            locks.handle(WopiLockOperation.PUT_RELATIVE_FILE, name, request::getHeader);
+        if (!check.isOk()) {
+          return lockResponse(check, existing.get()).build();
+        }
+        Optional<Document> written = store.write(name, body.get());
+        if (written.isEmpty()) {
+          return ResponseEntity.status(HttpStatus.CONFLICT).build();
+        }
+        created = written.get();
+      } else {
+        Optional<Document> made = store.create(name, body.get());
+        if (made.isEmpty()) {
+          return ResponseEntity.status(HttpStatus.CONFLICT)
+              .header("X-WOPI-ValidRelativeTarget", freeName(name))
+              .build();
+        }
+        created = made.get();
+      }
+    }
+    String token = tokens.issue(claims.user(), created.id(), props.tokenTtl());
+    String url =
+        HostUrls.wopiSrc(urls.base(request), created.id())
+            + "?access_token="
+            + HostUrls.encodeQuery(token);
+    Map<String, Object> result = new LinkedHashMap<>();
+    result.put("Name", created.name());
+    result.put("Url", url);
+    return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(result);
+  }
+
+  private String freeName(String name) {
+    for (int n = 1; n < 1000; n++) {
+      String candidate = numbered(name, n);
+      if (store.find(candidate).isEmpty()) {
+        return candidate;
+      }
+    }
+    return name;
+  }
+
+  private static String numbered(String name, int n) {
+    int dot = name.lastIndexOf('.');
+    return dot > 0
+        ? name.substring(0, dot) + " (" + n + ")" + name.substring(dot)
+        : name + " (" + n + ")";
+  }
+
+  private static ResponseEntity.BodyBuilder lockResponse(WopiLockResponse r, Document doc) {
+    ResponseEntity.BodyBuilder b =
+        ResponseEntity.status(r.status()).header(ITEM_VERSION, doc.version());
+    r.headers().forEach(b::header);
+    return b;
+  }
+
+  /** The body, or empty when it is larger than the configured maximum. */
+  private Optional<byte[]> readBody(HttpServletRequest request) throws IOException {
+    long max = props.maxFileSize().toBytes();
+    try (InputStream in = request.getInputStream()) {
+      byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, max + 1));
+      return bytes.length > max ? Optional.empty() : Optional.of(bytes);
+    }
+  }
+
+  private AccessTokens.Claims authenticate(String id, HttpServletRequest request) {
+    if (!FileIds.isValid(id)) {
+      throw new InvalidFileIdException();
+    }
+    return auth.authenticate(request, id);
+  }
+
+  private static boolean isLargerThan(long size, String maxHeader) {
+    try {
+      return size > Long.parseLong(maxHeader.strip());
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+
+  private static org.springframework.http.CacheControl noStore() {
+    return org.springframework.http.CacheControl.noStore();
+  }
+
+  @ExceptionHandler(InvalidFileIdException.class)
+  ResponseEntity<Void> invalidId() {
+    return ResponseEntity.notFound().build();
+  }
+
+  @ExceptionHandler(WopiAuthException.class)
+  ResponseEntity<Void> rejected(WopiAuthException e) {
+    return ResponseEntity.status(e.status()).build();
+  }
+
+  @ExceptionHandler(WopiLockUnavailableException.class)
+  ResponseEntity<Void> lockStoreDown(WopiLockUnavailableException e) {
+    log.warn("Lock store unavailable: {}", e.getMessage());
+    return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+        .header(HttpHeaders.RETRY_AFTER, "1")
+        .build();
+  }
+
+  /** A file id that could leave the documents folder: answered 404, like a missing file. */
+  static final class InvalidFileIdException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    InvalidFileIdException() {
+      super("invalid file id", null, false, false);
+    }
+  }
+}
