@@ -1,0 +1,935 @@
+package io.hostloom.azure;
+
+import com.azure.core.credential.TokenCredential;
+import com.azure.core.http.HttpClient;
+import com.azure.core.http.HttpHeaderName;
+import com.azure.core.http.HttpHeaders;
+import com.azure.core.http.policy.HttpPipelinePolicy;
+import com.azure.core.util.BinaryData;
+import com.azure.identity.DefaultAzureCredentialBuilder;
+import com.azure.storage.blob.BlobAsyncClient;
+import com.azure.storage.blob.BlobContainerAsyncClient;
+import com.azure.storage.blob.BlobServiceAsyncClient;
+import com.azure.storage.blob.BlobServiceClientBuilder;
+import com.azure.storage.blob.BlobServiceVersion;
+import com.azure.storage.blob.models.BlobLeaseRequestConditions;
+import com.azure.storage.blob.models.BlobRequestConditions;
+import com.azure.storage.blob.options.BlobAcquireLeaseOptions;
+import com.azure.storage.blob.options.BlobBreakLeaseOptions;
+import com.azure.storage.blob.options.BlockBlobSimpleUploadOptions;
+import com.azure.storage.blob.specialized.BlobLeaseClientBuilder;
+import com.azure.storage.common.policy.RequestRetryOptions;
+import com.azure.storage.common.policy.RetryPolicyType;
+import io.hostloom.locking.spi.AcquireOutcome;
+import io.hostloom.locking.spi.BackendHealth;
+import io.hostloom.locking.spi.BackendHealthProbe;
+import io.hostloom.locking.spi.LeaseRecord;
+import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.spi.ReplaceOutcome;
+import io.hostloom.wopi.WopiLockComparer;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import reactor.core.publisher.Mono;
+
+/**
+ * A {@link LockBackend} over Azure Blob Storage: one zero-byte placeholder blob per key in a
+ * dedicated container, an infinite blob lease, and the claim in the blob's metadata, in the layout
+ * of .NET WopiHost's {@code AzureLockProvider} so Java and .NET hosts can share one container.
+ *
+ * <h2>Layout</h2>
+ *
+ * The blob of key {@code k} is named by the lowercase hex SHA-256 of {@code k}'s UTF-8 bytes
+ * ({@link #blobName}). Its metadata: {@code wopi_lock_id} (the data), {@code wopi_lease_id} (the
+ * blob's lease GUID), {@code wopi_created} (the instance's wall clock at the write, .NET round-trip
+ * format; informational), and ours: {@code hl_v}, {@code hl_created}, {@code hl_owner}, {@code
+ * hl_lease_ms}, {@code hl_epoch}, {@code hl_seq}, {@code hl_free}. Any instance, Java or .NET, can
+ * refresh, relock or remove a lock another instance created: the lease id is in the metadata.
+ *
+ * <h2>How each operation is made atomic</h2>
+ *
+ * Every write is conditioned on the ETag of the read it is based on ({@code If-Match}) and, when
+ * the blob is leased, carries the lease id. A write that loses a race gets 412 and the operation
+ * reads again and decides again; nothing is ever overwritten or deleted unconditionally. Creating a
+ * claim is a Put Blob with {@code If-None-Match: *} followed by acquiring the lease under {@code
+ * If-Match}. Round trips in the uncontended case: acquire 2 (3 when the owner acquires again or
+ * takes over an expired or released claim), extend 2, release 2, replace 2, read 1 (2 when it
+ * evicts an expired claim).
+ *
+ * <h2>Time, leases and fencing</h2>
+ *
+ * Expiry is judged by the service's clock only: a claim written at {@code Last-Modified} with a
+ * lease of {@code L} is expired when a response's {@code Date} reaches {@code Last-Modified + L + 1
+ * s}. Both have whole-second resolution, so leases are rounded up to whole seconds ({@link
+ * #MINIMUM_LEASE} is 1 s) and the extra second ({@link #CLOCK_MARGIN}) keeps any reader from seeing
+ * a claim expire early; to other instances a lease of whole seconds therefore ends between {@code
+ * L} and {@code L + 1 s} after the write. Fencing tokens are {@code epoch * 2^20 + grants on this
+ * blob}, where the epoch is the second the blob was created; they strictly increase per key across
+ * takeovers, replaces, and deletion of the blob (see the module README for the argument and its
+ * assumptions).
+ *
+ * <h2>Claims written by .NET instances</h2>
+ *
+ * A claim without our fields (or rewritten by a .NET instance since we wrote it) is read as owner
+ * {@code wopiComparer.identity(wopi_lock_id)} and data {@code wopi_lock_id}, expiring {@link
+ * Builder#wopiExpiry wopiExpiry} after the earlier of its Last-Modified and its {@code
+ * wopi_created}. A claim whose blob has no lease (its writer died between writing and leasing)
+ * expires {@link Builder#unleasedClaimGrace unleasedClaimGrace} after it was written.
+ *
+ * <h2>Failures, timeouts, threads</h2>
+ *
+ * Every operation completes within {@link Builder#commandTimeout commandTimeout}, also when nobody
+ * waits. SDK retries are off (one try per request): a retried conditional write whose first reply
+ * was lost would come back as a false 412, and retries would blur whether a request can have been
+ * applied. Failures complete the future with a {@link
+ * io.hostloom.locking.spi.LockBackendException}: {@code UNAVAILABLE} when no connection could be
+ * made and nothing had been written, {@code TIMEOUT} when the deadline passed, {@code OTHER}
+ * otherwise. Futures complete on the SDK's I/O threads or Reactor's timer threads. Instances are
+ * immutable and thread-safe; they hold no resources of their own beyond the SDK's shared HTTP
+ * client, so there is nothing to close.
+ *
+ * <h2>Limits</h2>
+ *
+ * Owner and data share Azure's 8 KiB metadata limit with the fixed fields: an operation whose
+ * encoded values would not fit is rejected with {@link IllegalArgumentException} before anything is
+ * sent (printable ASCII costs a byte a character; other text about 4/3 of its UTF-8 bytes).
+ */
+public final class AzureBlobLockBackend implements LockBackend, BackendHealthProbe {
+  /** The default container, the .NET provider's default too. */
+  public static final String DEFAULT_CONTAINER_NAME = "wopi-locks";
+
+  /** The default bound on one whole operation, all its round trips included. */
+  public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(5);
+
+  /** The default bound on one health probe. */
+  public static final Duration DEFAULT_HEALTH_TIMEOUT = Duration.ofSeconds(2);
+
+  /** How long a claim whose blob has no lease stays live by default. */
+  public static final Duration DEFAULT_UNLEASED_CLAIM_GRACE = Duration.ofSeconds(10);
+
+  /** The lifetime of a claim written by a .NET instance: the WOPI lock expiry. */
+  public static final Duration DEFAULT_WOPI_EXPIRY = Duration.ofMinutes(30);
+
+  /** The shortest effective lease: leases are rounded up to whole seconds. */
+  public static final Duration MINIMUM_LEASE = Duration.ofSeconds(1);
+
+  /** Added to every expiry for the 1 s resolution of the service's {@code Date}/Last-Modified. */
+  public static final Duration CLOCK_MARGIN = Duration.ofSeconds(BlobState.MARGIN_SECONDS);
+
+  /** Reads after a lost conditional write before an operation gives up (each loss is progress). */
+  static final int MAX_ATTEMPTS = 10;
+
+  private static final BinaryData EMPTY = BinaryData.fromBytes(new byte[0]);
+
+  private final BlobServiceAsyncClient service;
+  private final BlobContainerAsyncClient container;
+  private final String containerName;
+  private final boolean createContainer;
+  private final Duration commandTimeout;
+  private final Duration healthTimeout;
+  private final WopiLockComparer wopiComparer;
+  private final Duration wopiExpiry;
+  private final BlobState.Rules rules;
+  private final Clock wallClock = Clock.systemUTC();
+  private volatile boolean containerReady;
+
+  private AzureBlobLockBackend(Builder b, BlobServiceAsyncClient service) {
+    this.service = service;
+    this.containerName = b.containerName;
+    this.container = service.getBlobContainerAsyncClient(b.containerName);
+    this.createContainer = b.createContainer;
+    this.containerReady = !b.createContainer;
+    this.commandTimeout = b.commandTimeout;
+    this.healthTimeout = b.healthTimeout;
+    this.wopiComparer = b.wopiComparer;
+    this.wopiExpiry = b.wopiExpiry;
+    this.rules = new BlobState.Rules(wopiComparer::identity, wopiExpiry, b.unleasedClaimGrace);
+  }
+
+  /** A builder; set a connection string, or a service URI (with an optional credential). */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * The blob name of {@code key}: the lowercase hex SHA-256 of its UTF-8 bytes (64 characters), as
+   * .NET WopiHost names the blob of a file id.
+   */
+  public static String blobName(String key) {
+    Objects.requireNonNull(key, "key");
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      return HexFormat.of().formatHex(sha.digest(key.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256", e);
+    }
+  }
+
+  /** The container holding the lock blobs. */
+  public String containerName() {
+    return containerName;
+  }
+
+  /** The comparer whose identities are the owners of claims written by .NET instances. */
+  public WopiLockComparer wopiComparer() {
+    return wopiComparer;
+  }
+
+  /** How long a claim written by a .NET instance lives after its last write. */
+  public Duration wopiExpiry() {
+    return wopiExpiry;
+  }
+
+  @Override
+  public String name() {
+    return "azure-blob";
+  }
+
+  // ------------------------------------------------------------------ operations
+
+  @Override
+  public CompletableFuture<AcquireOutcome> acquire(
+      String key, String owner, String data, Duration lease) {
+    checkKey(key);
+    checkOwner(owner, "owner");
+    Objects.requireNonNull(data, "data");
+    long leaseMillis = leaseMillis(lease);
+    checkFits(owner, data, leaseMillis);
+    BlobAsyncClient blob = blob(key);
+    return run(
+        "acquire",
+        op ->
+            create(blob, owner, data, leaseMillis, op)
+                .switchIfEmpty(
+                    Mono.defer(
+                        () ->
+                            loop(
+                                blob,
+                                s -> acquireStep(blob, s, owner, data, leaseMillis, op),
+                                op))));
+  }
+
+  private Mono<Step<AcquireOutcome>> acquireStep(
+      BlobAsyncClient blob, BlobState s, String owner, String data, long leaseMillis, Op op) {
+    if (s.isAbsent()) {
+      return create(blob, owner, data, leaseMillis, op)
+          .map(Step::done)
+          .defaultIfEmpty(Step.again());
+    }
+    if (s.live() && !s.owner().equals(owner)) {
+      return Mono.just(Step.done(AcquireOutcome.held(s.record())));
+    }
+    if (s.live()) { // the owner again: a new expiry, same token and data
+      Map<String, String> md =
+          ClaimMetadata.held(
+              owner, s.data(), leaseMillis, leaseIdFor(s), now(), s.epoch(), s.sequence());
+      AcquireOutcome again = AcquireOutcome.granted(s.fencingToken());
+      return write(blob, s, md, true, op).map(ok -> ok ? Step.done(again) : Step.again());
+    }
+    long sequence = s.sequence() + 1; // takeover of an expired, released or stray claim
+    Map<String, String> md =
+        ClaimMetadata.held(owner, data, leaseMillis, leaseIdFor(s), now(), s.epoch(), sequence);
+    AcquireOutcome granted = AcquireOutcome.granted(BlobState.token(s.epoch(), sequence));
+    return write(blob, s, md, true, op).map(ok -> ok ? Step.done(granted) : Step.again());
+  }
+
+  @Override
+  public CompletableFuture<Boolean> extend(String key, String owner, Duration lease) {
+    checkKey(key);
+    checkOwner(owner, "owner");
+    long leaseMillis = leaseMillis(lease);
+    BlobAsyncClient blob = blob(key);
+    return run("extend", op -> loop(blob, s -> extendStep(blob, s, owner, leaseMillis, op), op));
+  }
+
+  private Mono<Step<Boolean>> extendStep(
+      BlobAsyncClient blob, BlobState s, String owner, long leaseMillis, Op op) {
+    if (!s.live() || !s.owner().equals(owner)) {
+      return Mono.just(Step.done(false));
+    }
+    Map<String, String> md =
+        ClaimMetadata.held(
+            owner, s.data(), leaseMillis, leaseIdFor(s), now(), s.epoch(), s.sequence());
+    return write(blob, s, md, true, op).map(ok -> ok ? Step.done(true) : Step.again());
+  }
+
+  @Override
+  public CompletableFuture<Boolean> release(String key, String owner) {
+    checkKey(key);
+    checkOwner(owner, "owner");
+    BlobAsyncClient blob = blob(key);
+    return run("release", op -> loop(blob, s -> releaseStep(blob, s, owner, op), op));
+  }
+
+  private Mono<Step<Boolean>> releaseStep(BlobAsyncClient blob, BlobState s, String owner, Op op) {
+    if (!s.live() || !s.owner().equals(owner)) {
+      return Mono.just(Step.done(false));
+    }
+    Mono<Boolean> removed;
+    if (s.deletable()) {
+      removed = delete(blob, s, op);
+    } else { // created in this very second: keep the blob (and its epoch) as a released claim
+      Map<String, String> md = ClaimMetadata.released(leaseIdFor(s), s.epoch(), s.sequence());
+      removed = write(blob, s, md, false, op);
+    }
+    return removed.map(ok -> ok ? Step.done(true) : Step.again());
+  }
+
+  @Override
+  public CompletableFuture<ReplaceOutcome> replace(
+      String key, String expectedOwner, String newOwner, String newData, Duration lease) {
+    checkKey(key);
+    checkOwner(expectedOwner, "expectedOwner");
+    checkOwner(newOwner, "newOwner");
+    Objects.requireNonNull(newData, "newData");
+    long leaseMillis = leaseMillis(lease);
+    checkFits(newOwner, newData, leaseMillis);
+    BlobAsyncClient blob = blob(key);
+    return run(
+        "replace",
+        op ->
+            loop(
+                blob,
+                s -> replaceStep(blob, s, expectedOwner, newOwner, newData, leaseMillis, op),
+                op));
+  }
+
+  private Mono<Step<ReplaceOutcome>> replaceStep(
+      BlobAsyncClient blob,
+      BlobState s,
+      String expectedOwner,
+      String newOwner,
+      String newData,
+      long leaseMillis,
+      Op op) {
+    if (!s.live()) {
+      return Mono.just(Step.done(ReplaceOutcome.absent()));
+    }
+    if (!s.owner().equals(expectedOwner)) {
+      return Mono.just(Step.done(ReplaceOutcome.mismatch(s.record())));
+    }
+    long sequence = s.sequence() + 1;
+    Map<String, String> md =
+        ClaimMetadata.held(
+            newOwner, newData, leaseMillis, leaseIdFor(s), now(), s.epoch(), sequence);
+    ReplaceOutcome replaced = ReplaceOutcome.replaced(BlobState.token(s.epoch(), sequence));
+    return write(blob, s, md, true, op).map(ok -> ok ? Step.done(replaced) : Step.again());
+  }
+
+  @Override
+  public CompletableFuture<Optional<LeaseRecord>> read(String key) {
+    checkKey(key);
+    BlobAsyncClient blob = blob(key);
+    return run("read", op -> loop(blob, s -> readStep(blob, s, op), op));
+  }
+
+  private Mono<Step<Optional<LeaseRecord>>> readStep(BlobAsyncClient blob, BlobState s, Op op) {
+    if (s.live()) {
+      return Mono.just(Step.done(Optional.of(s.record())));
+    }
+    Step<Optional<LeaseRecord>> none = Step.done(Optional.empty());
+    if (s.isAbsent() || !s.deletable()) {
+      return Mono.just(none);
+    }
+    // evict: conditional and best effort; the claim is expired whatever happens here
+    return delete(blob, s, op)
+        .map(ok -> ok ? none : Step.<Optional<LeaseRecord>>again())
+        .onErrorResume(e -> Mono.just(none));
+  }
+
+  /**
+   * Checks that the container answers, creating it first when {@link Builder#createContainer} is on
+   * and this instance has not yet done so. Never completes exceptionally.
+   */
+  @Override
+  public CompletableFuture<BackendHealth> checkHealth() {
+    String what = "Azure Blob container '" + containerName + "' of account " + accountName();
+    return Mono.defer(this::ensureContainer)
+        .then(container.getPropertiesWithResponse(null))
+        .map(r -> BackendHealth.healthy(what + " answers"))
+        .timeout(healthTimeout)
+        .onErrorResume(
+            e ->
+                Mono.just(
+                    BackendHealth.unhealthy(
+                        what + ": " + AzureFailures.kindOf(e) + ", " + AzureFailures.describe(e))))
+        .toFuture();
+  }
+
+  // ------------------------------------------------------------------ building blocks
+
+  /**
+   * Creates the blob with the claim ({@code If-None-Match: *}), then leases it ({@code If-Match}).
+   * Empty when the blob exists or someone changed it before the lease was taken.
+   */
+  private Mono<AcquireOutcome> create(
+      BlobAsyncClient blob, String owner, String data, long leaseMillis, Op op) {
+    String leaseId = newLeaseId();
+    Map<String, String> md = ClaimMetadata.held(owner, data, leaseMillis, leaseId, now(), null, 0);
+    BlockBlobSimpleUploadOptions upload =
+        new BlockBlobSimpleUploadOptions(EMPTY)
+            .setMetadata(md)
+            .setRequestConditions(new BlobRequestConditions().setIfNoneMatch("*"));
+    return blob.getBlockBlobAsyncClient()
+        .uploadWithResponse(upload)
+        // 409 (412 on some versions): the blob exists; a 404 here means the container is gone
+        .onErrorResume(
+            e -> AzureFailures.status(e) == 409 || AzureFailures.status(e) == 412,
+            e -> Mono.empty())
+        .flatMap(
+            r -> {
+              op.writeApplied = true;
+              long uploaded = r.getValue().getLastModified().toEpochSecond();
+              // the lease leaves Last-Modified alone on Azure and Azurite; if it ever moved it, the
+              // lease response's value is the one readers derive the epoch from
+              return leaseModified(blob, leaseId, r.getValue().getETag())
+                  .map(
+                      modified ->
+                          AcquireOutcome.granted(BlobState.token(Math.max(uploaded, modified), 0)));
+            });
+  }
+
+  /**
+   * Writes {@code md} over the state {@code s} was read in: {@code If-Match} its ETag, with its
+   * lease id when leased. An unleased blob is leased afterwards when {@code lease} is set (under
+   * {@code If-Match} of the new ETag). False when a concurrent change won.
+   */
+  private Mono<Boolean> write(
+      BlobAsyncClient blob, BlobState s, Map<String, String> md, boolean lease, Op op) {
+    if (s.locked() && s.leaseId() == null) {
+      return breakLease(blob, s).thenReturn(false); // read again: now unleased
+    }
+    BlobRequestConditions conditions = new BlobRequestConditions().setIfMatch(s.etag());
+    if (s.locked()) {
+      conditions.setLeaseId(s.leaseId());
+    }
+    Mono<String> written =
+        blob.setMetadataWithResponse(md, conditions)
+            .map(
+                r -> {
+                  op.writeApplied = true;
+                  return Optional.ofNullable(r.getHeaders().getValue(HttpHeaderName.ETAG))
+                      .orElse("");
+                });
+    if (s.locked() || !lease) {
+      return written
+          .thenReturn(true)
+          .onErrorResume(AzureFailures::isConflict, e -> Mono.just(false));
+    }
+    return written
+        .flatMap(etag -> acquireLease(blob, md.get(ClaimMetadata.LEASE_ID), etag))
+        .onErrorResume(AzureFailures::isConflict, e -> Mono.just(false));
+  }
+
+  /** Deletes the blob read as {@code s}, conditionally. False when a concurrent change won. */
+  private Mono<Boolean> delete(BlobAsyncClient blob, BlobState s, Op op) {
+    if (s.locked() && s.leaseId() == null) {
+      return breakLease(blob, s).thenReturn(false);
+    }
+    BlobRequestConditions conditions = new BlobRequestConditions().setIfMatch(s.etag());
+    if (s.locked()) {
+      conditions.setLeaseId(s.leaseId());
+    }
+    return blob.deleteWithResponse(null, conditions)
+        .map(
+            r -> {
+              op.writeApplied = true;
+              return true;
+            })
+        .onErrorResume(AzureFailures::isConflict, e -> Mono.just(false));
+  }
+
+  /** Acquires an infinite lease under {@code If-Match: etag}; false when the blob changed. */
+  private Mono<Boolean> acquireLease(BlobAsyncClient blob, String leaseId, String etag) {
+    return leaseModified(blob, leaseId, etag).hasElement();
+  }
+
+  /**
+   * Acquires an infinite lease under {@code If-Match: etag} and emits the blob's Last-Modified
+   * second from the response (what every later read will see); empty when the blob changed.
+   */
+  private Mono<Long> leaseModified(BlobAsyncClient blob, String leaseId, String etag) {
+    return new BlobLeaseClientBuilder()
+        .blobAsyncClient(blob)
+        .leaseId(leaseId)
+        .buildAsyncClient()
+        .acquireLeaseWithResponse(
+            new BlobAcquireLeaseOptions(-1)
+                .setRequestConditions(new BlobLeaseRequestConditions().setIfMatch(etag)))
+        .map(r -> headerSeconds(r.getHeaders(), HttpHeaderName.LAST_MODIFIED).orElse(0L))
+        .onErrorResume(AzureFailures::isConflict, e -> Mono.empty());
+  }
+
+  /**
+   * Breaks a lease whose id we do not know, at once, under {@code If-Match} of the state read. Only
+   * used on claims this operation may overwrite (expired, or the caller's own).
+   */
+  private Mono<Void> breakLease(BlobAsyncClient blob, BlobState s) {
+    return new BlobLeaseClientBuilder()
+        .blobAsyncClient(blob)
+        .buildAsyncClient()
+        .breakLeaseWithResponse(
+            new BlobBreakLeaseOptions()
+                .setBreakPeriod(Duration.ZERO)
+                .setRequestConditions(new BlobLeaseRequestConditions().setIfMatch(s.etag())))
+        .then()
+        .onErrorResume(AzureFailures::isConflict, e -> Mono.empty());
+  }
+
+  private Mono<BlobState> readState(BlobAsyncClient blob) {
+    return blob.getPropertiesWithResponse(null)
+        .map(r -> BlobState.of(r.getValue(), serviceNow(r.getHeaders()), now(), rules))
+        .onErrorResume(e -> AzureFailures.status(e) == 404, e -> Mono.just(BlobState.absent()));
+  }
+
+  /**
+   * Reads, lets {@code step} decide and write, and reads again after every lost conditional write.
+   * When a write failed while the ETag stayed the same on a leased blob, the recorded lease id is
+   * not the blob's lease: the next step breaks it (conditionally) instead of retrying forever.
+   */
+  private <T> Mono<T> loop(BlobAsyncClient blob, Function<BlobState, Mono<Step<T>>> step, Op op) {
+    return attempt(blob, step, op, 1, null);
+  }
+
+  private <T> Mono<T> attempt(
+      BlobAsyncClient blob,
+      Function<BlobState, Mono<Step<T>>> step,
+      Op op,
+      int attempt,
+      BlobState previous) {
+    return readState(blob)
+        .flatMap(
+            s -> {
+              Mono<Step<T>> decided =
+                  previous != null
+                          && s.locked()
+                          && s.etag() != null
+                          && s.etag().equals(previous.etag())
+                      ? breakLease(blob, s).thenReturn(Step.<T>again())
+                      : step.apply(s);
+              return decided.flatMap(
+                  r -> {
+                    if (r.done) {
+                      return Mono.just(r.value);
+                    }
+                    if (attempt >= MAX_ATTEMPTS) {
+                      return Mono.error(
+                          new IllegalStateException(
+                              "gave up after "
+                                  + attempt
+                                  + " conditional writes lost to concurrent changes"));
+                    }
+                    return attempt(blob, step, op, attempt + 1, s);
+                  });
+            });
+  }
+
+  /** Runs one operation: container check, the deadline, and the failure mapping. */
+  private <T> CompletableFuture<T> run(String operation, Function<Op, Mono<T>> body) {
+    Op op = new Op();
+    return Mono.defer(this::ensureContainer)
+        .then(Mono.defer(() -> body.apply(op)))
+        .timeout(commandTimeout)
+        .onErrorMap(
+            e -> {
+              if (AzureFailures.isContainerMissing(e) && createContainer) {
+                containerReady = false; // deleted behind our back: create it again next time
+              }
+              return AzureFailures.toBackendException(operation, e, op.writeApplied);
+            })
+        .toFuture();
+  }
+
+  private Mono<Void> ensureContainer() {
+    if (containerReady) {
+      return Mono.empty();
+    }
+    return container.createIfNotExists().doOnSuccess(created -> containerReady = true).then();
+  }
+
+  private BlobAsyncClient blob(String key) {
+    return container.getBlobAsyncClient(blobName(key));
+  }
+
+  private static String leaseIdFor(BlobState s) {
+    return s.locked() && s.leaseId() != null ? s.leaseId() : newLeaseId();
+  }
+
+  private static String newLeaseId() {
+    return UUID.randomUUID().toString(); // Azure accepts only GUIDs (Azurite accepts anything)
+  }
+
+  private Instant now() {
+    return wallClock.instant();
+  }
+
+  private String accountName() {
+    try {
+      return service.getAccountName();
+    } catch (RuntimeException e) {
+      return "?";
+    }
+  }
+
+  private static Optional<Long> headerSeconds(HttpHeaders headers, HttpHeaderName name) {
+    String value = headers.getValue(name);
+    if (value == null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(
+          DateTimeFormatter.RFC_1123_DATE_TIME.parse(value, Instant::from).getEpochSecond());
+    } catch (DateTimeParseException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** The response's {@code Date}: the service's clock. */
+  private static Instant serviceNow(HttpHeaders headers) {
+    String date = headers.getValue(HttpHeaderName.DATE);
+    if (date == null) {
+      throw new IllegalStateException("the storage service's response had no Date header");
+    }
+    try {
+      return DateTimeFormatter.RFC_1123_DATE_TIME.parse(date, Instant::from);
+    } catch (DateTimeParseException e) {
+      throw new IllegalStateException("the storage service's Date header was unreadable", e);
+    }
+  }
+
+  private static void checkKey(String key) {
+    Objects.requireNonNull(key, "key");
+    if (key.isEmpty()) {
+      throw new IllegalArgumentException("key must not be empty");
+    }
+  }
+
+  private static void checkOwner(String owner, String name) {
+    Objects.requireNonNull(owner, name);
+    if (owner.isEmpty()) {
+      throw new IllegalArgumentException(name + " must not be empty");
+    }
+  }
+
+  private static long leaseMillis(Duration lease) {
+    Objects.requireNonNull(lease, "lease");
+    if (lease.isNegative() || lease.isZero()) {
+      throw new IllegalArgumentException("lease must be positive but was " + lease);
+    }
+    try {
+      return Math.max(lease.toMillis(), 1);
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE / 4;
+    }
+  }
+
+  /** Rejects owner and data that could not be stored, with room for the largest numbers. */
+  private static void checkFits(String owner, String data, long leaseMillis) {
+    ClaimMetadata.requireFits(
+        ClaimMetadata.held(
+            owner, data, leaseMillis, newLeaseId(), Instant.EPOCH, Long.MAX_VALUE, Long.MAX_VALUE));
+  }
+
+  /** Per-operation state: whether a write of this operation has been applied. */
+  private static final class Op {
+    volatile boolean writeApplied;
+  }
+
+  /** A loop step's result: an answer, or "a conditional write lost; read again". */
+  private static final class Step<T> {
+    private static final Step<?> AGAIN = new Step<>(false, null);
+    final boolean done;
+    final T value;
+
+    private Step(boolean done, T value) {
+      this.done = done;
+      this.value = value;
+    }
+
+    static <T> Step<T> done(T value) {
+      return new Step<>(true, value);
+    }
+
+    @SuppressWarnings("unchecked") // AGAIN carries no value
+    static <T> Step<T> again() {
+      return (Step<T>) AGAIN;
+    }
+  }
+
+  /**
+   * Builds an {@link AzureBlobLockBackend}. Exactly one of {@link #connectionString} or {@link
+   * #serviceUri} must be set. Every setter validates its value; {@link #build()} checks the
+   * combination. Not thread-safe.
+   */
+  public static final class Builder {
+    private static final Pattern CONTAINER_NAME =
+        Pattern.compile("[a-z0-9](?!.*--)[a-z0-9-]{1,61}[a-z0-9]");
+
+    private String connectionString;
+    private URI serviceUri;
+    private TokenCredential credential;
+    private String containerName = DEFAULT_CONTAINER_NAME;
+    private boolean createContainer = true;
+    private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
+    private Duration healthTimeout = DEFAULT_HEALTH_TIMEOUT;
+    private Duration unleasedClaimGrace = DEFAULT_UNLEASED_CLAIM_GRACE;
+    private WopiLockComparer wopiComparer = WopiLockComparer.ordinal();
+    private Duration wopiExpiry = DEFAULT_WOPI_EXPIRY;
+    private BlobServiceVersion serviceVersion;
+    private HttpClient httpClient;
+    private final List<HttpPipelinePolicy> policies = new ArrayList<>();
+
+    private Builder() {}
+
+    /**
+     * An Azure Storage connection string, e.g. {@code UseDevelopmentStorage=true} for Azurite on
+     * its default ports, or one with {@code AccountName}/{@code AccountKey}/{@code BlobEndpoint} or
+     * a SAS. Never logged or put in a message.
+     *
+     * @throws IllegalArgumentException when blank
+     */
+    public Builder connectionString(String connectionString) {
+      Objects.requireNonNull(connectionString, "connectionString");
+      if (connectionString.isBlank()) {
+        throw new IllegalArgumentException("connectionString must not be blank");
+      }
+      this.connectionString = connectionString;
+      return this;
+    }
+
+    /**
+     * The Blob service endpoint, e.g. {@code https://myaccount.blob.core.windows.net}, used with
+     * {@link #credential} (default: azure-identity's {@code DefaultAzureCredential}).
+     *
+     * @throws IllegalArgumentException when not an absolute http(s) URI without query or fragment
+     */
+    public Builder serviceUri(String serviceUri) {
+      Objects.requireNonNull(serviceUri, "serviceUri");
+      URI uri;
+      try {
+        uri = new URI(serviceUri);
+      } catch (URISyntaxException e) {
+        throw new IllegalArgumentException("serviceUri must be a URI but was " + serviceUri, e);
+      }
+      return serviceUri(uri);
+    }
+
+    /** As {@link #serviceUri(String)}. */
+    public Builder serviceUri(URI serviceUri) {
+      Objects.requireNonNull(serviceUri, "serviceUri");
+      String scheme = serviceUri.getScheme();
+      if (!serviceUri.isAbsolute()
+          || serviceUri.getHost() == null
+          || !("https".equalsIgnoreCase(scheme) || "http".equalsIgnoreCase(scheme))
+          || serviceUri.getRawQuery() != null
+          || serviceUri.getRawFragment() != null) {
+        throw new IllegalArgumentException(
+            "serviceUri must be an absolute http(s) URI without query or fragment (put SAS"
+                + " tokens in a connection string) but was "
+                + serviceUri.getScheme()
+                + "://"
+                + serviceUri.getHost()
+                + "/...");
+      }
+      this.serviceUri = serviceUri;
+      return this;
+    }
+
+    /**
+     * The credential for {@link #serviceUri}; default a new {@code DefaultAzureCredential}. Azure
+     * sends bearer tokens over https only.
+     */
+    public Builder credential(TokenCredential credential) {
+      this.credential = Objects.requireNonNull(credential, "credential");
+      return this;
+    }
+
+    /**
+     * The lock container; default {@value AzureBlobLockBackend#DEFAULT_CONTAINER_NAME}. Give kernel
+     * locks and WOPI locks separate containers (or distinct key prefixes): keys are hashed into one
+     * name space per container.
+     *
+     * @throws IllegalArgumentException when not a valid container name (3-63 lowercase letters,
+     *     digits and single hyphens, starting and ending with a letter or digit)
+     */
+    public Builder containerName(String containerName) {
+      Objects.requireNonNull(containerName, "containerName");
+      if (!CONTAINER_NAME.matcher(containerName).matches()) {
+        throw new IllegalArgumentException(
+            "containerName must be 3-63 lowercase letters, digits and single hyphens, starting"
+                + " and ending with a letter or digit, but was '"
+                + containerName
+                + "'");
+      }
+      this.containerName = containerName;
+      return this;
+    }
+
+    /**
+     * Whether the first operation creates the container when it is missing (one Create Container
+     * request per instance, which needs the right to create containers); default true.
+     */
+    public Builder createContainer(boolean createContainer) {
+      this.createContainer = createContainer;
+      return this;
+    }
+
+    /**
+     * The bound on one whole operation, every round trip included; default {@link
+     * #DEFAULT_COMMAND_TIMEOUT} (5 s). Each HTTP request also gets it, rounded up to whole seconds
+     * (the SDK's minimum per-try timeout is 1 s).
+     *
+     * @throws IllegalArgumentException when not positive
+     */
+    public Builder commandTimeout(Duration commandTimeout) {
+      this.commandTimeout = positive(commandTimeout, "commandTimeout");
+      return this;
+    }
+
+    /**
+     * The bound on one {@link AzureBlobLockBackend#checkHealth()}; default {@link
+     * #DEFAULT_HEALTH_TIMEOUT} (2 s).
+     *
+     * @throws IllegalArgumentException when not positive
+     */
+    public Builder healthTimeout(Duration healthTimeout) {
+      this.healthTimeout = positive(healthTimeout, "healthTimeout");
+      return this;
+    }
+
+    /**
+     * How long a claim whose blob carries no lease stays live after it was written; default {@link
+     * #DEFAULT_UNLEASED_CLAIM_GRACE} (10 s). Such a claim is left by a writer that died between
+     * writing the claim and leasing the blob; a live writer leases within one round trip. Safety
+     * does not depend on it (every later step is conditional), only how soon such a claim is
+     * reclaimed.
+     *
+     * @throws IllegalArgumentException when not positive
+     */
+    public Builder unleasedClaimGrace(Duration unleasedClaimGrace) {
+      this.unleasedClaimGrace = positive(unleasedClaimGrace, "unleasedClaimGrace");
+      return this;
+    }
+
+    /**
+     * The comparer whose {@link WopiLockComparer#identity identity} of {@code wopi_lock_id} is the
+     * owner of a claim written by a .NET instance; default {@link WopiLockComparer#ordinal()}. Must
+     * be the comparer of the {@code WopiLockProvider} over this backend ({@link AzureWopiLocks}
+     * wires both).
+     */
+    public Builder wopiComparer(WopiLockComparer wopiComparer) {
+      this.wopiComparer = Objects.requireNonNull(wopiComparer, "wopiComparer");
+      return this;
+    }
+
+    /**
+     * How long a claim written by a .NET instance lives after its Last-Modified; default {@link
+     * #DEFAULT_WOPI_EXPIRY} (30 minutes, the WOPI rule).
+     *
+     * @throws IllegalArgumentException when not positive
+     */
+    public Builder wopiExpiry(Duration wopiExpiry) {
+      this.wopiExpiry = positive(wopiExpiry, "wopiExpiry");
+      return this;
+    }
+
+    /** The REST API version the client speaks; default the SDK's latest. */
+    public Builder serviceVersion(BlobServiceVersion serviceVersion) {
+      this.serviceVersion = Objects.requireNonNull(serviceVersion, "serviceVersion");
+      return this;
+    }
+
+    /** The HTTP client (proxies, connection pools); default the SDK's shared Netty client. */
+    public Builder httpClient(HttpClient httpClient) {
+      this.httpClient = Objects.requireNonNull(httpClient, "httpClient");
+      return this;
+    }
+
+    /** Adds a pipeline policy (telemetry, request counting); it sees every request. */
+    public Builder addPolicy(HttpPipelinePolicy policy) {
+      policies.add(Objects.requireNonNull(policy, "policy"));
+      return this;
+    }
+
+    /**
+     * Builds the backend. Nothing is sent yet: the container is created (if enabled) by the first
+     * operation or health check.
+     *
+     * @throws AzureLockConfigurationException when neither or both of connection string and service
+     *     URI are set, a credential is set without a service URI, or the connection string is
+     *     malformed
+     */
+    public AzureBlobLockBackend build() {
+      if (connectionString == null && serviceUri == null) {
+        throw AzureLockConfigurationException.noEndpoint();
+      }
+      if (connectionString != null && serviceUri != null) {
+        throw AzureLockConfigurationException.twoEndpoints();
+      }
+      if (connectionString != null && credential != null) {
+        throw AzureLockConfigurationException.credentialWithoutServiceUri();
+      }
+      BlobServiceClientBuilder client =
+          new BlobServiceClientBuilder()
+              .retryOptions(
+                  new RequestRetryOptions(
+                      RetryPolicyType.FIXED,
+                      1, // one try: see the class comment
+                      Duration.ofSeconds(Math.max(1, BlobState.ceilSeconds(commandTimeout))),
+                      null,
+                      null,
+                      null));
+      if (connectionString != null) {
+        try {
+          client.connectionString(connectionString);
+        } catch (RuntimeException e) {
+          throw AzureLockConfigurationException.badConnectionString(e);
+        }
+      } else {
+        client
+            .endpoint(serviceUri.toString())
+            .credential(
+                credential != null ? credential : new DefaultAzureCredentialBuilder().build());
+      }
+      if (serviceVersion != null) {
+        client.serviceVersion(serviceVersion);
+      }
+      if (httpClient != null) {
+        client.httpClient(httpClient);
+      }
+      policies.forEach(client::addPolicy);
+      BlobServiceAsyncClient service;
+      try {
+        service = client.buildAsyncClient();
+      } catch (RuntimeException e) {
+        throw AzureLockConfigurationException.badConnectionString(e);
+      }
+      return new AzureBlobLockBackend(this, service);
+    }
+
+    private static Duration positive(Duration d, String name) {
+      Objects.requireNonNull(d, name);
+      if (d.isNegative() || d.isZero()) {
+        throw new IllegalArgumentException(name + " must be positive but was " + d);
+      }
+      return d;
+    }
+  }
+}
