@@ -22,6 +22,9 @@ import java.util.Objects;
  *   fence   hl:{app:lock:invoice-7}:fence     string counter, PX = lease + fence retention
  *   channel hl:{app:lock:invoice-7}:released  pub/sub channel for release notifications
  * </pre>
+ *
+ * <p>Waiters listen to all release channels of a prefix with one pattern subscription ({@link
+ * #releasePattern()}).
  */
 public final class RedisKeyLayout {
   /** The longest key kept readable; longer keys are hashed. */
@@ -77,6 +80,22 @@ public final class RedisKeyLayout {
   /** The channel a release or replace of {@code key} is published on. */
   public String releaseChannel(String key) {
     return leaseKey(key) + ":released";
+  }
+
+  /**
+   * The {@code PSUBSCRIBE} pattern matching the release channel of every key under this prefix
+   * (glob characters of the prefix escaped): {@code hl:{*}:released} for the default prefix.
+   */
+  public String releasePattern() {
+    StringBuilder sb = new StringBuilder(prefix.length() + 16);
+    for (int i = 0; i < prefix.length(); i++) {
+      char c = prefix.charAt(i);
+      if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') {
+        sb.append('\\');
+      }
+      sb.append(c);
+    }
+    return sb.append("{*}:released").toString();
   }
 
   /** The hash-tag content for {@code key}: the key itself when readable, else {@code #sha256}. */

@@ -6,6 +6,7 @@ import io.hostloom.locking.spi.BackendHealthProbe;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.LockBackendException;
+import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.ReplaceOutcome;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -54,11 +55,14 @@ import java.util.function.Supplier;
  * down on {@link #close()}. A client or connection supplied by the user is used as configured and
  * never closed by this backend.
  *
- * <p><b>Release notifications.</b> Release and replace publish on the key's release channel, and
- * {@link ReleaseNotifier} lets waiters react to it; this needs a client (not a bare connection).
+ * <p><b>Release signal.</b> Release and replace publish on the key's release channel inside their
+ * script. As a {@link ReleaseSignal}, the backend listens to all release channels of its prefix
+ * with one pattern subscription on a dedicated pub/sub connection, opened by the first {@link
+ * #awaitRelease} call; a wait is then purely local (no command per wait). This needs a client (not
+ * a bare connection) and {@link Builder#releaseNotifications} on.
  */
 public final class RedisLockBackend
-    implements LockBackend, BackendHealthProbe, ReleaseNotifier, AutoCloseable {
+    implements LockBackend, BackendHealthProbe, ReleaseSignal, AutoCloseable {
   static final int DEFAULT_COMMAND_TIMEOUT_SECONDS = 5;
 
   /** Default bound on every Redis command: {@value #DEFAULT_COMMAND_TIMEOUT_SECONDS} s. */
@@ -77,7 +81,7 @@ public final class RedisLockBackend
   private static final Wtf8Codec CODEC = Wtf8Codec.INSTANCE;
 
   private final ScriptClient scripts;
-  private final ReleaseSubscriptions subscriptions; // null: notifications need a client
+  private final ReleaseSubscription releases; // null: no client, or notifications off
   private final RedisKeyLayout layout;
   private final Duration commandTimeout;
   private final Duration healthTimeout;
@@ -88,8 +92,11 @@ public final class RedisLockBackend
 
   private RedisLockBackend(Builder b, RedisConnections w) {
     this.scripts = new ScriptClient(w.commands(), b.commandTimeout);
-    this.subscriptions = w.pubSub() == null ? null : new ReleaseSubscriptions(w.pubSub());
     this.layout = RedisKeyLayout.withPrefix(b.keyPrefix);
+    this.releases =
+        w.pubSub() == null || !b.releaseNotifications
+            ? null
+            : new ReleaseSubscription(w.pubSub(), layout.releasePattern(), b.commandTimeout);
     this.commandTimeout = b.commandTimeout;
     this.healthTimeout = b.healthTimeout;
     this.fenceRetentionMillis = millisUp(b.fenceRetention);
@@ -201,17 +208,39 @@ public final class RedisLockBackend
   /**
    * {@inheritDoc}
    *
-   * <p>Subscribes to the key's release channel while someone waits. Without a client (a bare
-   * connection was supplied) or with release notifications switched off, the future only ends when
-   * cancelled: waiters then simply poll.
+   * <p>Costs no command: the wait is registered locally and woken by the backend's one pattern
+   * subscription ({@link RedisKeyLayout#releasePattern()}), which the first call starts. Until that
+   * subscription is confirmed, while its connection is down, without a client (a bare connection
+   * was supplied), with {@link Builder#releaseNotifications} off and after {@link #close()}, the
+   * future completes with {@code false} at once. When the subscription comes back after a
+   * reconnect, pending waits complete with {@code true} (releases while it was down cannot be ruled
+   * out). {@code maxWait} runs on the JDK's shared delay timer; completion happens on a Lettuce I/O
+   * thread, that timer's thread, or the caller's.
    */
   @Override
-  public CompletableFuture<Void> nextRelease(String key) {
+  public CompletableFuture<Boolean> awaitRelease(String key, Duration maxWait) {
     Objects.requireNonNull(key, "key");
-    if (subscriptions == null || !publishReleases || closed.get()) {
-      return new CompletableFuture<>();
+    Objects.requireNonNull(maxWait, "maxWait");
+    if (key.isEmpty()) {
+      throw new IllegalArgumentException("key must not be empty");
     }
-    return subscriptions.next(layout.releaseChannel(key));
+    if (maxWait.isNegative()) {
+      throw new IllegalArgumentException("maxWait must not be negative but was " + maxWait);
+    }
+    if (releases == null || maxWait.isZero() || closed.get()) {
+      return CompletableFuture.completedFuture(false);
+    }
+    return releases.await(layout.releaseChannel(key), maxWait);
+  }
+
+  /** Whether release waits are live now: the pattern subscription is confirmed and connected. */
+  boolean releaseSignalUp() {
+    return releases != null && releases.isSubscribed();
+  }
+
+  /** The release waits still pending. */
+  int releaseWaiters() {
+    return releases == null ? 0 : releases.waiterCount();
   }
 
   /**
@@ -264,8 +293,9 @@ public final class RedisLockBackend
   /**
    * Closes what this backend opened: its connections and, when built from a URI, its client. A
    * user's client or connection stays open. Commands in flight fail ({@code OTHER}); later calls
-   * fail with {@code UNAVAILABLE}; waiters of {@link #nextRelease} are woken. Blocks up to about 5
-   * s while Lettuce shuts down (do not call it from a Lettuce I/O thread). Idempotent.
+   * fail with {@code UNAVAILABLE}; pending {@link #awaitRelease} waits complete with {@code false}.
+   * Blocks up to about 5 s while Lettuce shuts down (do not call it from a Lettuce I/O thread).
+   * Idempotent.
    */
   @Override
   public void close() {
@@ -273,7 +303,7 @@ public final class RedisLockBackend
       return;
     }
     CompletableFuture<Void> pubSubClosed =
-        subscriptions == null ? CompletableFuture.completedFuture(null) : subscriptions.close();
+        releases == null ? CompletableFuture.completedFuture(null) : releases.close();
     // a client we own is shut down only after our connections closed: no double close
     CompletableFuture<?> done =
         CompletableFuture.allOf(pubSubClosed, scripts.close())
@@ -449,7 +479,8 @@ public final class RedisLockBackend
 
     /**
      * Uses the user's open connection, of any codec, as is; it is not closed by us. Without a
-     * client there are no release notifications: waiters poll.
+     * client there is no pub/sub connection: {@link #awaitRelease} answers {@code false} and
+     * waiters poll (releases are still published for other instances).
      */
     public Builder connection(StatefulRedisConnection<?, ?> connection) {
       this.connection = Objects.requireNonNull(connection, "connection");
@@ -508,9 +539,10 @@ public final class RedisLockBackend
     }
 
     /**
-     * Whether release and replace publish a notification for {@link ReleaseNotifier} waiters;
-     * default {@code true}. Off saves one {@code PUBLISH} per release (relevant on large clusters,
-     * where classic pub/sub reaches every node).
+     * Whether release and replace publish a notification, and {@link #awaitRelease} listens for
+     * them; default {@code true}. Off saves one {@code PUBLISH} per release and the pub/sub
+     * connection (relevant on large clusters, where classic pub/sub reaches every node, and with
+     * many instances, each of which receives every release of the prefix); waiters then poll.
      */
     public Builder releaseNotifications(boolean releaseNotifications) {
       this.releaseNotifications = releaseNotifications;

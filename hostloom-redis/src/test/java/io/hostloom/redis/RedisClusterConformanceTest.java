@@ -55,12 +55,9 @@ class RedisClusterConformanceTest extends LockBackendConformanceSuite {
     RedisLockBackend b = (RedisLockBackend) backend;
     String key = key("notify");
     await(b.acquire(key, "a", "", longLease()));
-    CompletableFuture<Void> woken = b.nextRelease(key);
-    TestTiming.await(
-        "subscribed",
-        () -> cluster.command("PUBSUB", "NUMSUB", b.layout().releaseChannel(key)).endsWith("\n1"),
-        Duration.ofSeconds(5));
+    ReleaseSignalTest.awaitSubscribed(b);
+    CompletableFuture<Boolean> woken = b.awaitRelease(key, Duration.ofSeconds(30));
     await(b.release(key, "a"));
-    TestTiming.get(woken, Duration.ofSeconds(5));
+    assertThat(TestTiming.get(woken, Duration.ofSeconds(5))).isTrue();
   }
 }

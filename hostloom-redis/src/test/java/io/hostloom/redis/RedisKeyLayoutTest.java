@@ -19,6 +19,14 @@ class RedisKeyLayoutTest {
   }
 
   @Test
+  void theReleasePatternCoversEveryReleaseChannelOfThePrefixAndEscapesGlobCharacters() {
+    assertThat(layout.releasePattern()).isEqualTo("hl:{*}:released");
+    assertThat(RedisKeyLayout.withPrefix("a*b?[c]\\:").releasePattern())
+        .isEqualTo("a\\*b\\?\\[c\\]\\\\:{*}:released");
+    assertThat(RedisKeyLayout.withPrefix("").releasePattern()).isEqualTo("{*}:released");
+  }
+
+  @Test
   void otherKeysAreHashedWithAMarkerThatNoReadableKeyHas() {
     String hashed = RedisKeyLayout.id("with space");
     assertThat(hashed).startsWith("#").hasSize(65).matches("#[0-9a-f]{64}");

@@ -23,13 +23,11 @@ class RedisSentinelTest {
       assertThat(await(b.acquire(key, "a", "", Duration.ofSeconds(30))).granted()).isTrue();
       assertThat(primary.command("EXISTS", b.layout().leaseKey(key))).isEqualTo("1");
 
-      CompletableFuture<Void> woken = b.nextRelease(key);
-      TestTiming.await(
-          "subscribed on the primary",
-          () -> primary.command("PUBSUB", "NUMSUB", b.layout().releaseChannel(key)).endsWith("\n1"),
-          Duration.ofSeconds(5));
+      ReleaseSignalTest.awaitSubscribed(b);
+      assertThat(primary.command("PUBSUB", "NUMPAT")).isEqualTo("1"); // on the primary
+      CompletableFuture<Boolean> woken = b.awaitRelease(key, Duration.ofSeconds(30));
       assertThat(await(b.release(key, "a"))).isTrue();
-      TestTiming.get(woken, Duration.ofSeconds(5));
+      assertThat(TestTiming.get(woken, Duration.ofSeconds(5))).isTrue();
       assertThat(await(b.checkHealth()).healthy()).isTrue();
     }
   }

@@ -89,6 +89,46 @@ final class RedisServerProcess implements AutoCloseable {
   }
 
   /**
+   * A new Redis Cluster of {@code nodes} primaries (no replicas) on free ports, the 16384 slots
+   * split evenly in order (node 0 has the lowest slots); returns once every node reports {@code
+   * cluster_state:ok} and knows all others. The caller closes every node.
+   */
+  static List<RedisServerProcess> startNewCluster(int nodes) {
+    List<RedisServerProcess> all = new ArrayList<>();
+    try {
+      formCluster(all, nodes);
+    } catch (RuntimeException | Error e) {
+      all.forEach(RedisServerProcess::close);
+      throw e;
+    }
+    return all;
+  }
+
+  private static void formCluster(List<RedisServerProcess> all, int nodes) {
+    for (int i = 0; i < nodes; i++) {
+      RedisServerProcess p = new RedisServerProcess(findBinary(), freePort(), true, 0);
+      all.add(p);
+      p.start();
+      int from = 16384 * i / nodes;
+      int to = 16384 * (i + 1) / nodes - 1;
+      p.command("CLUSTER", "ADDSLOTSRANGE", Integer.toString(from), Integer.toString(to));
+    }
+    for (RedisServerProcess p : all.subList(1, nodes)) {
+      all.get(0).command("CLUSTER", "MEET", "127.0.0.1", Integer.toString(p.port()));
+    }
+    for (RedisServerProcess p : all) {
+      TestTiming.await(
+          "cluster_state:ok with " + nodes + " known nodes on port " + p.port(),
+          () -> {
+            String info = p.command("CLUSTER", "INFO");
+            return info.contains("cluster_state:ok")
+                && info.contains("cluster_known_nodes:" + nodes + "\r");
+          },
+          Duration.ofSeconds(20));
+    }
+  }
+
+  /**
    * A new Sentinel ({@code redis-server --sentinel}) on a free port, monitoring {@code primary} as
    * {@code mymaster}.
    */

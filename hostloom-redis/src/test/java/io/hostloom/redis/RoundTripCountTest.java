@@ -3,6 +3,11 @@ package io.hostloom.redis;
 import static io.hostloom.redis.Futures.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hostloom.locking.ComposedLock;
+import io.hostloom.locking.DistributedLock;
+import io.hostloom.locking.LockHandle;
+import io.hostloom.locking.LockingOptions;
+import io.hostloom.testkit.TestTiming;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.event.command.CommandListener;
 import io.lettuce.core.event.command.CommandStartedEvent;
@@ -11,7 +16,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,11 +26,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Counts the commands each operation sends, on both sides: the client's command listener (every
- * command Lettuce writes on the backend's connection) and the server's {@code INFO commandstats}
- * (top-level {@code EVALSHA}/{@code EVAL} calls). One command is one round trip.
+ * command Lettuce writes on the backend's connections, pub/sub included) and the server's {@code
+ * INFO commandstats}. One command is one round trip. Release waits send nothing once the pattern
+ * subscription is up, so an uncontended kernel acquire and release is exactly two scripts.
  */
 class RoundTripCountTest {
   private static final Duration LONG = Duration.ofSeconds(60);
+  private static final Duration WAIT = Duration.ofSeconds(5);
 
   private final RedisServerProcess redis = RedisServerProcess.shared();
   private final List<String> sent = new CopyOnWriteArrayList<>();
@@ -101,6 +110,63 @@ class RoundTripCountTest {
   }
 
   @Test
+  void releaseWaitsSendNoCommandOnceSubscribed() {
+    String key = "rt:lock:" + UUID.randomUUID();
+    long psubscribes = serverCalls("psubscribe");
+    ReleaseSignalTest.awaitSubscribed(backend);
+    assertThat(sent).containsExactly("PSUBSCRIBE"); // once, on the dedicated pub/sub connection
+    assertThat(serverCalls("psubscribe") - psubscribes).isEqualTo(1);
+
+    sent.clear();
+    long before = allServerCalls();
+    List<CompletableFuture<Boolean>> waits = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      waits.add(backend.awaitRelease(i % 2 == 0 ? key : key + i, LONG));
+    }
+    waits.forEach(w -> w.cancel(false));
+    assertThat(TestTiming.get(backend.awaitRelease(key, Duration.ofMillis(20)), WAIT)).isFalse();
+    assertThat(sent).isEmpty();
+    assertThat(allServerCalls() - before).isZero();
+    assertThat(backend.releaseWaiters()).isZero();
+  }
+
+  @Test
+  void anUncontendedKernelAcquireAndReleaseIsTwoScripts() {
+    try (ComposedLock lock = DistributedLock.create(LockingOptions.of("rt"), backend)) {
+      // warm-up: loads both scripts and starts the release subscription (its first wait is false)
+      lock.acquire("warm-up").close();
+      TestTiming.await("subscribed", backend::releaseSignalUp, WAIT);
+      lock.acquire("warm-up").close();
+
+      // commandstats also counts the commands the scripts call: a granted acquire of a new key
+      // runs HMGET, TIME, GET, SET, HSET, PEXPIRE; a release HGET, PTTL, DEL, PUBLISH
+      Map<String, Long> expected = new TreeMap<>(Map.of("evalsha", 2L));
+      for (String inner :
+          List.of("hmget", "time", "get", "set", "hset", "pexpire", "hget", "pttl", "del")) {
+        expected.put(inner, 1L);
+      }
+      expected.put("publish", 1L);
+      List<String> table = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        sent.clear();
+        Map<String, Long> before = commandStats();
+        try (LockHandle h = lock.acquire("k-" + UUID.randomUUID())) {
+          assertThat(h.isHeld()).isTrue();
+        }
+        assertThat(sent).as("commands sent").containsExactly("EVALSHA", "EVALSHA");
+        assertThat(delta(before, commandStats()))
+            .as("commands run on the server: two scripts and what they call, nothing else")
+            .isEqualTo(expected);
+        table.add(Integer.toString(sent.size()));
+      }
+      assertThat(backend.releaseWaiters()).isZero();
+      System.out.println(
+          "[redis round trips] kernel acquire + release (uncontended, wake-on-release on): "
+              + String.join(", ", table));
+    }
+  }
+
+  @Test
   void theHealthProbeIsOnePing() {
     await(backend.checkHealth());
     sent.clear();
@@ -109,13 +175,53 @@ class RoundTripCountTest {
   }
 
   private long scriptCalls() {
+    return serverCalls("evalsha") + serverCalls("eval");
+  }
+
+  /** Calls of {@code command} so far ({@code INFO commandstats}). */
+  private long serverCalls(String command) {
     long n = 0;
-    for (String line : redis.command("INFO", "commandstats").split("\r?\n", -1)) {
-      if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
-        String calls = line.substring(line.indexOf("calls=") + 6);
-        n += Long.parseLong(calls.substring(0, calls.indexOf(',')));
+    for (Map.Entry<String, Long> e : commandStats().entrySet()) {
+      if (e.getKey().equals(command)) {
+        n += e.getValue();
       }
     }
     return n;
+  }
+
+  /** Calls of every command but {@code INFO} (which the counting itself sends). */
+  private long allServerCalls() {
+    long n = 0;
+    for (Map.Entry<String, Long> e : commandStats().entrySet()) {
+      if (!e.getKey().equals("info")) {
+        n += e.getValue();
+      }
+    }
+    return n;
+  }
+
+  /** What ran between two {@link #commandStats()} snapshots, {@code INFO} calls left out. */
+  private static Map<String, Long> delta(Map<String, Long> before, Map<String, Long> after) {
+    Map<String, Long> d = new TreeMap<>();
+    after.forEach(
+        (command, calls) -> {
+          long n = calls - before.getOrDefault(command, 0L);
+          if (n != 0 && !command.equals("info")) {
+            d.put(command, n);
+          }
+        });
+    return d;
+  }
+
+  private Map<String, Long> commandStats() {
+    Map<String, Long> calls = new LinkedHashMap<>();
+    for (String line : redis.command("INFO", "commandstats").split("\r?\n", -1)) {
+      if (line.startsWith("cmdstat_")) {
+        String name = line.substring("cmdstat_".length(), line.indexOf(':'));
+        String rest = line.substring(line.indexOf("calls=") + 6);
+        calls.merge(name, Long.parseLong(rest.substring(0, rest.indexOf(','))), Long::sum);
+      }
+    }
+    return calls;
   }
 }

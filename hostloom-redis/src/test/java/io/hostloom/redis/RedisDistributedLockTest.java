@@ -1,0 +1,221 @@
+package io.hostloom.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hostloom.locking.ComposedLock;
+import io.hostloom.locking.DistributedLock;
+import io.hostloom.locking.LockFailureKind;
+import io.hostloom.locking.LockHandle;
+import io.hostloom.locking.LockNotAcquiredException;
+import io.hostloom.locking.LockOptions;
+import io.hostloom.locking.LockProviderUnavailableException;
+import io.hostloom.locking.LockRetryPolicy;
+import io.hostloom.locking.LockingOptions;
+import io.hostloom.testkit.TestTiming;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.event.command.CommandListener;
+import io.lettuce.core.event.command.CommandSucceededEvent;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The lock kernel ({@link DistributedLock#create}) over {@link RedisLockBackend} on a real server,
+ * with real threads: exclusion across two lock instances (two "processes", each with its own
+ * backend and connections), waiters woken by the release signal, and an outage seen through the
+ * kernel.
+ */
+class RedisDistributedLockTest {
+  private static final Duration WAIT = Duration.ofSeconds(10);
+
+  private final RedisServerProcess redis = RedisServerProcess.shared();
+
+  private RedisLockBackend backend(String uri) {
+    return RedisLockBackend.builder().uri(uri).build();
+  }
+
+  @Test
+  void twoLockInstancesExcludeEachOtherAcrossRealThreads() throws Exception {
+    int threadsPerInstance = 4;
+    int rounds = 15;
+    String key = "job-" + UUID.randomUUID();
+    AtomicInteger inside = new AtomicInteger();
+    AtomicInteger overlaps = new AtomicInteger();
+    AtomicInteger busy = new AtomicInteger();
+    List<Long> tokens = new CopyOnWriteArrayList<>(); // appended inside the critical section
+    ExecutorService pool = Executors.newFixedThreadPool(2 * threadsPerInstance);
+    try (RedisLockBackend b1 = backend(redis.uri());
+        RedisLockBackend b2 = backend(redis.uri());
+        ComposedLock l1 = DistributedLock.create(LockingOptions.of("excl"), b1);
+        ComposedLock l2 = DistributedLock.create(LockingOptions.of("excl"), b2)) {
+      List<Future<?>> workers = new ArrayList<>();
+      for (int t = 0; t < 2 * threadsPerInstance; t++) {
+        ComposedLock lock = t % 2 == 0 ? l1 : l2;
+        workers.add(
+            pool.submit(
+                () -> {
+                  int done = 0;
+                  while (done < rounds) {
+                    try {
+                      lock.runWithLock(
+                          key,
+                          h -> {
+                            if (inside.incrementAndGet() != 1) {
+                              overlaps.incrementAndGet();
+                            }
+                            tokens.add(h.fencingToken());
+                            inside.decrementAndGet();
+                          });
+                      done++;
+                    } catch (LockNotAcquiredException e) {
+                      busy.incrementAndGet(); // the retry budget ran out: try again
+                    }
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> w : workers) {
+        w.get(120, TimeUnit.SECONDS);
+      }
+      assertThat(overlaps).hasValue(0);
+      assertThat(tokens).hasSize(2 * threadsPerInstance * rounds);
+      for (int i = 1; i < tokens.size(); i++) {
+        assertThat(tokens.get(i)).as("token of grant %d", i).isGreaterThan(tokens.get(i - 1));
+      }
+      assertThat(b1.releaseWaiters() + b2.releaseWaiters()).isZero();
+      System.out.println(
+          "[redis kernel exclusion] "
+              + tokens.size()
+              + " grants over 2 lock instances x "
+              + threadsPerInstance
+              + " threads, no overlap; retry budget exhausted "
+              + busy.get()
+              + " times");
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void aWaiterIsGrantedOnReleaseNotAtItsNextPoll() throws Exception {
+    // one retry after a minute: only the release signal can end the wait within the test's bound
+    LockingOptions options =
+        LockingOptions.builder()
+            .namespace("wake")
+            .retry(LockRetryPolicy.interval(1, Duration.ofMinutes(1)))
+            .build();
+    String key = "k-" + UUID.randomUUID();
+    AtomicInteger answered = new AtomicInteger(); // scripts the waiter's server answered
+    RedisClient waiterClient = RedisClient.create();
+    waiterClient.addListener(
+        new CommandListener() {
+          @Override
+          public void commandSucceeded(CommandSucceededEvent event) {
+            if (event.getCommand().getType().toString().equals("EVALSHA")) {
+              answered.incrementAndGet();
+            }
+          }
+        });
+    try (RedisLockBackend holderBackend = backend(redis.uri());
+        RedisLockBackend waiterBackend =
+            RedisLockBackend.builder().client(waiterClient).uri(redis.uri()).build();
+        ComposedLock holder = DistributedLock.create(options, holderBackend);
+        ComposedLock waiter = DistributedLock.create(options, waiterBackend)) {
+      ReleaseSignalTest.awaitSubscribed(waiterBackend);
+      LockHandle held = holder.acquire(key);
+      CompletableFuture<LockHandle> waiting = waiter.acquireAsync(key, LockOptions.DEFAULTS);
+      TestTiming.await("the waiter's first attempt was refused", () -> answered.get() == 1, WAIT);
+      assertThat(waiterBackend.releaseWaiters()).isEqualTo(1); // subscribed before that attempt
+      assertThat(waiting).isNotDone();
+      held.close();
+      try (LockHandle granted = TestTiming.get(waiting, WAIT)) {
+        assertThat(granted.isHeld()).isTrue();
+        assertThat(granted.fencingToken()).isGreaterThan(held.fencingToken());
+        TestTiming.await("the grant's reply is counted", () -> answered.get() >= 2, WAIT);
+        assertThat(answered).hasValue(2); // the refused attempt and the granted one, no poll
+      }
+      assertThat(waiterBackend.releaseWaiters()).isZero();
+    } finally {
+      waiterClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+  }
+
+  @Test
+  void anOutageFailsAcquisitionsTypedWithoutFalseGrantsAndHealsWithoutNewClients() {
+    Set<LockFailureKind> seen = EnumSet.noneOf(LockFailureKind.class);
+    ConcurrentLinkedQueue<String> grantsWhileDown = new ConcurrentLinkedQueue<>();
+    try (RedisServerProcess own = RedisServerProcess.startNew();
+        RedisLockBackend b =
+            RedisLockBackend.builder()
+                .uri(own.uri())
+                .commandTimeout(Duration.ofSeconds(1))
+                .build();
+        ComposedLock lock = DistributedLock.create(LockingOptions.of("outage"), b)) {
+      String key = "k-" + UUID.randomUUID();
+      long before;
+      try (LockHandle h = lock.acquire(key)) {
+        before = h.fencingToken();
+      }
+      LockHandle held = lock.acquire(key);
+      TestTiming.await("subscribed", b::releaseSignalUp, WAIT);
+
+      own.stop();
+      // every acquisition fails typed; once Lettuce noticed the loss, as UNAVAILABLE
+      TestTiming.await(
+          "an acquisition fails UNAVAILABLE",
+          () -> {
+            try (LockHandle h = lock.acquire("other-" + UUID.randomUUID())) {
+              grantsWhileDown.add(h.key());
+              return false;
+            } catch (LockProviderUnavailableException e) {
+              seen.add(e.kind());
+              return e.kind() == LockFailureKind.UNAVAILABLE;
+            }
+          },
+          WAIT);
+      for (int i = 0; i < 5; i++) {
+        try (LockHandle h = lock.acquire(key)) {
+          grantsWhileDown.add(h.key());
+        } catch (LockProviderUnavailableException e) {
+          seen.add(e.kind());
+          assertThat(e.kind()).isEqualTo(LockFailureKind.UNAVAILABLE);
+          assertThat(e.attempts()).isEqualTo(1); // never retried
+        }
+      }
+      assertThat(grantsWhileDown).isEmpty();
+      assertThat(seen).isSubsetOf(EnumSet.of(LockFailureKind.UNAVAILABLE, LockFailureKind.OTHER));
+
+      own.start(); // empty: the old lease is gone with the server
+      LockHandle[] again = new LockHandle[1];
+      TestTiming.await(
+          "the same lock grants again",
+          () -> {
+            try {
+              again[0] = lock.acquire(key);
+              return true;
+            } catch (LockProviderUnavailableException e) {
+              return false;
+            }
+          },
+          WAIT);
+      held.close(); // its lease went with the server: nothing to release, never throws
+      try (LockHandle h = again[0]) {
+        assertThat(h.fencingToken()).isGreaterThan(before); // seeded from the server clock
+      }
+      TestTiming.await("re-subscribed", b::releaseSignalUp, WAIT);
+      System.out.println("[redis kernel outage] failure kinds seen while down: " + seen);
+    }
+  }
+}

@@ -1,0 +1,257 @@
+package io.hostloom.redis;
+
+import static io.hostloom.redis.Futures.await;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.hostloom.testkit.TestTiming;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link RedisLockBackend} as an {@link io.hostloom.locking.spi.ReleaseSignal} on a real server:
+ * release and replace wake the waits of their key (through the one pattern subscription), expiry
+ * and {@code maxWait} end them with {@code false}, cancelling frees them, and whenever the
+ * subscription is not live a wait answers {@code false} at once.
+ */
+class ReleaseSignalTest {
+  private static final Duration LONG = Duration.ofSeconds(60);
+  private static final Duration WAKE = Duration.ofSeconds(5);
+
+  private final RedisServerProcess redis = RedisServerProcess.shared();
+  private final List<RedisLockBackend> backends = new ArrayList<>();
+
+  private RedisLockBackend backend(boolean notifications) {
+    RedisLockBackend b =
+        RedisLockBackend.builder().uri(redis.uri()).releaseNotifications(notifications).build();
+    backends.add(b);
+    return b;
+  }
+
+  /** A backend whose release subscription is live. */
+  private RedisLockBackend subscribed() {
+    RedisLockBackend b = backend(true);
+    awaitSubscribed(b);
+    return b;
+  }
+
+  static void awaitSubscribed(RedisLockBackend b) {
+    // the first wait only starts the subscription and answers false at once
+    CompletableFuture<Boolean> first = b.awaitRelease("warm-up:lock:x", LONG);
+    TestTiming.await("the release pattern subscription is confirmed", b::releaseSignalUp, WAKE);
+    first.cancel(false);
+  }
+
+  @AfterEach
+  void close() {
+    backends.forEach(RedisLockBackend::close);
+  }
+
+  private static String key() {
+    return "signal:lock:" + UUID.randomUUID();
+  }
+
+  @Test
+  void theFirstWaitAnswersFalseAtOnceAndStartsTheSubscription() {
+    RedisLockBackend b = backend(true);
+    assertThat(b.releaseSignalUp()).isFalse();
+    CompletableFuture<Boolean> first = b.awaitRelease(key(), LONG);
+    assertThat(first).isCompletedWithValue(false);
+    TestTiming.await("subscribed", b::releaseSignalUp, WAKE);
+    assertThat(b.releaseWaiters()).isZero();
+  }
+
+  @Test
+  void aReleaseWakesTheWaitsOfThatKeyOnly() {
+    RedisLockBackend holder = backend(true);
+    RedisLockBackend waiter = subscribed();
+    String key = key();
+    String other = key();
+    await(holder.acquire(key, "h", "", LONG));
+    await(holder.acquire(other, "h", "", LONG));
+
+    CompletableFuture<Boolean> woken = waiter.awaitRelease(key, LONG);
+    CompletableFuture<Boolean> alsoWoken = waiter.awaitRelease(key, LONG);
+    CompletableFuture<Boolean> notWoken = waiter.awaitRelease(other, LONG);
+    assertThat(waiter.releaseWaiters()).isEqualTo(3);
+
+    assertThat(await(holder.release(key, "h"))).isTrue();
+    assertThat(TestTiming.get(woken, WAKE)).isTrue();
+    assertThat(TestTiming.get(alsoWoken, WAKE)).isTrue();
+    assertThat(notWoken).isNotDone();
+    assertThat(await(waiter.acquire(key, "w", "", LONG)).granted()).isTrue();
+
+    notWoken.cancel(false);
+    assertThat(waiter.releaseWaiters()).isZero();
+  }
+
+  @Test
+  void replaceWakesWaitsToo() {
+    RedisLockBackend b = subscribed();
+    String key = key();
+    await(b.acquire(key, "a", "", LONG));
+    CompletableFuture<Boolean> woken = b.awaitRelease(key, LONG);
+    assertThat(await(b.replace(key, "a", "b", "", LONG)).replaced()).isTrue();
+    assertThat(TestTiming.get(woken, WAKE)).isTrue();
+  }
+
+  @Test
+  void refusedReleaseAndReplaceWakeNobody() {
+    RedisLockBackend b = subscribed();
+    String key = key();
+    await(b.acquire(key, "a", "", LONG));
+    CompletableFuture<Boolean> wait = b.awaitRelease(key, Duration.ofMillis(300));
+    assertThat(await(b.release(key, "not-the-owner"))).isFalse();
+    assertThat(await(b.replace(key, "not-the-owner", "c", "", LONG)).replaced()).isFalse();
+    assertThat(TestTiming.get(wait, WAKE)).isFalse();
+  }
+
+  @Test
+  void expiryAnnouncesNothingSoTheWaitEndsFalseAtMaxWait() {
+    RedisLockBackend b = subscribed();
+    String key = key();
+    await(b.acquire(key, "a", "", Duration.ofMillis(100)));
+    CompletableFuture<Boolean> wait = b.awaitRelease(key, Duration.ofMillis(600));
+    assertThat(TestTiming.get(wait, WAKE)).isFalse();
+    assertThat(await(b.read(key))).isEmpty(); // it did expire meanwhile
+    assertThat(b.releaseWaiters()).isZero();
+  }
+
+  @Test
+  void aWaitEndsFalseAfterMaxWaitAndLeavesNothingBehind() {
+    RedisLockBackend b = subscribed();
+    String key = key();
+    await(b.acquire(key, "a", "", LONG));
+    CompletableFuture<Boolean> wait = b.awaitRelease(key, Duration.ofMillis(50));
+    assertThat(TestTiming.get(wait, WAKE)).isFalse();
+    assertThat(b.releaseWaiters()).isZero();
+    assertThat(b.awaitRelease(key, Duration.ZERO)).isCompletedWithValue(false);
+  }
+
+  @Test
+  void cancellingFreesTheWaitAndALaterReleaseFindsNobody() {
+    RedisLockBackend b = subscribed();
+    String key = key();
+    await(b.acquire(key, "a", "", LONG));
+    List<CompletableFuture<Boolean>> waits = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      waits.add(b.awaitRelease(i % 2 == 0 ? key : key(), LONG));
+    }
+    assertThat(b.releaseWaiters()).isEqualTo(50);
+    waits.forEach(w -> w.cancel(false));
+    assertThat(b.releaseWaiters()).isZero();
+
+    CompletableFuture<Boolean> kept = b.awaitRelease(key, LONG);
+    await(b.release(key, "a"));
+    assertThat(TestTiming.get(kept, WAKE)).isTrue();
+    assertThat(waits).allMatch(CompletableFuture::isCancelled);
+    assertThat(b.releaseWaiters()).isZero();
+  }
+
+  @Test
+  void aPrefixWithGlobCharactersStillMatchesItsOwnChannels() {
+    RedisLockBackend b = RedisLockBackend.builder().uri(redis.uri()).keyPrefix("t*?[x]\\:").build();
+    backends.add(b);
+    assertThat(b.layout().releasePattern()).isEqualTo("t\\*\\?\\[x\\]\\\\:{*}:released");
+    awaitSubscribed(b);
+    String key = key();
+    await(b.acquire(key, "a", "", LONG));
+    CompletableFuture<Boolean> woken = b.awaitRelease(key, LONG);
+    await(b.release(key, "a"));
+    assertThat(TestTiming.get(woken, WAKE)).isTrue();
+  }
+
+  @Test
+  void withNotificationsOffWaitsAnswerFalseAtOnceAndNothingIsPublished() {
+    RedisLockBackend off = backend(false);
+    RedisLockBackend listening = subscribed();
+    String key = key();
+    await(off.acquire(key, "a", "", LONG));
+    CompletableFuture<Boolean> other = listening.awaitRelease(key, Duration.ofMillis(300));
+    assertThat(off.awaitRelease(key, LONG)).isCompletedWithValue(false);
+    await(off.release(key, "a"));
+    assertThat(TestTiming.get(other, WAKE)).isFalse(); // the release published nothing
+    assertThat(off.releaseSignalUp()).isFalse();
+  }
+
+  @Test
+  void aBareConnectionHasNoSignalButStillPublishes() {
+    RedisClient client = RedisClient.create(redis.uri());
+    try (StatefulRedisConnection<String, String> conn = client.connect()) {
+      RedisLockBackend bare = RedisLockBackend.builder().connection(conn).build();
+      backends.add(bare);
+      RedisLockBackend listening = subscribed();
+      String key = key();
+      await(bare.acquire(key, "a", "", LONG));
+      assertThat(bare.awaitRelease(key, LONG)).isCompletedWithValue(false);
+      CompletableFuture<Boolean> woken = listening.awaitRelease(key, LONG);
+      await(bare.release(key, "a"));
+      assertThat(TestTiming.get(woken, WAKE)).isTrue();
+    } finally {
+      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+  }
+
+  @Test
+  void closeEndsPendingWaitsWithFalse() {
+    RedisLockBackend b = subscribed();
+    CompletableFuture<Boolean> waiting = b.awaitRelease(key(), LONG);
+    b.close();
+    assertThat(TestTiming.get(waiting, WAKE)).isFalse();
+    assertThat(b.awaitRelease(key(), LONG)).isCompletedWithValue(false);
+  }
+
+  @Test
+  void argumentsAreChecked() {
+    RedisLockBackend b = backend(true);
+    assertThatThrownBy(() -> b.awaitRelease(null, LONG)).isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> b.awaitRelease("k", null)).isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> b.awaitRelease("", LONG))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("key must not be empty");
+    assertThatThrownBy(() -> b.awaitRelease("k", Duration.ofMillis(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("maxWait must not be negative but was PT-0.001S");
+  }
+
+  @Test
+  void afterAReconnectPendingWaitsWakeAndNewWaitsWorkAgain() {
+    try (RedisServerProcess own = RedisServerProcess.startNew();
+        RedisLockBackend b = RedisLockBackend.builder().uri(own.uri()).build()) {
+      awaitSubscribed(b);
+      String key = key();
+      await(b.acquire(key, "a", "", LONG));
+      CompletableFuture<Boolean> pending = b.awaitRelease(key, LONG);
+
+      own.stop();
+      TestTiming.await("the lost connection is noticed", () -> !b.releaseSignalUp(), WAKE);
+      assertThat(b.awaitRelease(key, LONG)).isCompletedWithValue(false);
+      assertThat(pending).isNotDone();
+
+      own.start(); // empty: the lease is gone, and its loss announced nothing
+      // re-subscribed: a release while down cannot be ruled out, so the pending wait wakes
+      assertThat(TestTiming.get(pending, Duration.ofSeconds(10))).isTrue();
+      TestTiming.await("re-subscribed", b::releaseSignalUp, WAKE);
+      TestTiming.await(
+          "the script connection is back",
+          () -> {
+            try {
+              return await(b.acquire(key, "c", "", LONG)).granted();
+            } catch (RuntimeException e) {
+              return false;
+            }
+          },
+          Duration.ofSeconds(10));
+      CompletableFuture<Boolean> woken = b.awaitRelease(key, LONG);
+      await(b.release(key, "c"));
+      assertThat(TestTiming.get(woken, WAKE)).isTrue();
+    }
+  }
+}
