@@ -134,17 +134,19 @@ class WakeOnReleaseTest {
     first.close(); // wakes the waiter...
     holdElsewhere("k"); // ...but another instance takes the key before its retry
     fx.clock.runDueTasks();
-    // attempt 2 at 10 ms is refused; its 100 ms delay would reach maxWait: no third attempt
+    assertThat(f).as("the woken attempt lost; the 50 ms step runs on").isNotDone();
+    fx.clock.advance(ms(40));
+    // attempt 2 at 50 ms is refused; its 100 ms delay would reach maxWait: no further attempt
     LockNotAcquiredException e = (LockNotAcquiredException) failure(f);
-    assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(10), ms(10));
-    assertThat(e.attempts()).isEqualTo(2);
-    assertThat(e.waited()).isEqualTo(ms(10));
+    assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(10), ms(10), ms(50));
+    assertThat(e.attempts()).as("every attempt sent, the woken one included").isEqualTo(3);
+    assertThat(e.waited()).isEqualTo(ms(50));
     assertThat(fx.memory.waiterCount()).isZero();
     assertThat(fx.clock.pendingTimers()).isEqualTo(1); // the second holder's lease timer
   }
 
   @Test
-  void aSpuriousSignalCausesOneMoreAttemptAndFalseIsIgnored() {
+  void aSpuriousSignalCostsOneAttemptButNoRetryAndFalseIsIgnored() {
     ManualSignal signal = new ManualSignal();
     ComposedLock lock = fx.lock(b -> b, new SignallingBackend(fx.backend, signal));
     holdElsewhere("k");
@@ -155,18 +157,198 @@ class WakeOnReleaseTest {
     signal.waits.get(0).complete(true); // the key is still held
     fx.clock.runDueTasks();
     assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(10));
+    // the woken attempt subscribed for the rest of the step, which keeps running
+    assertThat(signal.maxWaits).containsExactly(ms(50), ms(40));
 
-    fx.clock.advance(ms(40));
-    signal.waits.get(1).complete(false); // "no signal": the 100 ms step runs on
+    fx.clock.advance(ms(40)); // the step ends at 50 ms as if nothing happened: retry 2 (100 ms)
+    assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(10), ms(50));
+    assertThat(signal.waits.get(1)).isCancelled();
+    assertThat(signal.maxWaits).containsExactly(ms(50), ms(40), ms(100));
+
+    fx.clock.advance(ms(10));
+    signal.waits.get(2).complete(false); // "no signal": the 100 ms step runs on
     fx.clock.runDueTasks();
-    assertThat(fx.backend.calls("acquire")).hasSize(3);
-    fx.clock.advance(ms(60));
-    assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(10), ms(110));
-    assertThat(signal.maxWaits).containsExactly(ms(50), ms(100), ms(150));
+    assertThat(fx.backend.calls("acquire")).hasSize(4);
+    fx.clock.advance(ms(90));
+    assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(10), ms(50), ms(150));
+    assertThat(signal.maxWaits).containsExactly(ms(50), ms(40), ms(100), ms(150));
 
     f.cancel(false);
-    assertThat(signal.waits.get(2)).isCancelled();
+    assertThat(signal.waits.get(3)).isCancelled();
     assertThat(fx.clock.pendingTimers()).isEqualTo(1); // the holder's lease timer
+  }
+
+  @Test
+  void aWokenAttemptRefusedAfterItsStepEndedStandsInForTheStepsAttempt() {
+    ManualSignal signal = new ManualSignal();
+    ComposedLock lock = fx.lock(b -> b, new SignallingBackend(fx.backend, signal));
+    holdElsewhere("k");
+    LockOptions o = opts().retry(LockRetryPolicy.linear(2, ms(50))).build();
+    CompletableFuture<LockHandle> f = lock.acquireAsync("k", o);
+    fx.clock.advance(ms(10));
+    fx.faults.holdReplies(); // the woken attempt's refusal arrives late
+    signal.waits.get(0).complete(true);
+    fx.clock.runDueTasks();
+    fx.clock.advance(ms(50)); // the step ends at 50 ms while the woken attempt is out: no attempt
+    assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(10));
+    fx.faults.deliverReplies(); // refused at 60 ms: retry 2, so the next step is 100 ms
+    fx.clock.advance(ms(99));
+    assertThat(fx.backend.calls("acquire")).hasSize(3);
+    fx.clock.advance(ms(1)); // retry 3 > limit 2: given up after the policy's three attempts
+    LockNotAcquiredException e = (LockNotAcquiredException) failure(f);
+    assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(10), ms(160));
+    assertThat(e.attempts()).isEqualTo(3);
+    assertThat(e.waited()).isEqualTo(ms(160));
+    assertThat(signal.waits).allMatch(CompletableFuture::isDone);
+    assertThat(fx.clock.pendingTimers()).isEqualTo(1); // the holder's lease timer
+  }
+
+  @Test
+  void aReleaseWhileAWokenAttemptIsInFlightWakesItAgainAtItsRefusal() {
+    ManualSignal signal = new ManualSignal();
+    ComposedLock lock = fx.lock(b -> b, new SignallingBackend(fx.backend, signal));
+    holdElsewhere("k");
+    CompletableFuture<LockHandle> f = lock.acquireAsync("k", LINEAR_50);
+    fx.clock.advance(ms(10));
+    fx.faults.holdReplies();
+    signal.waits.get(0).complete(true);
+    fx.clock.runDueTasks(); // the woken attempt subscribed (waits[1]) before it was sent
+    signal.waits.get(1).complete(true); // another release while it is out
+    fx.faults.deliverReplies(); // refused, but released meanwhile: a second woken attempt now
+    assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(10), ms(10));
+    assertThat(f).isNotDone();
+    fx.clock.advance(ms(40)); // both were free: the step still ends at 50 ms with retry 2
+    assertThat(fx.backend.times("acquire")).endsWith(ms(10), ms(50));
+    f.cancel(false);
+    assertThat(signal.waits).allMatch(CompletableFuture::isDone);
+    assertThat(fx.clock.pendingTimers()).isEqualTo(1); // the holder's lease timer
+  }
+
+  // ---------------------------------------------------------------- a herd of 8 waiters
+
+  private static final int HERD = 8;
+
+  /** Eight waiters on "k", each its own lock instance, over the in-memory backend's signal. */
+  private List<CompletableFuture<LockHandle>> herd(boolean wake, LockOptions o) {
+    SignallingBackend sb = new SignallingBackend(fx.backend, fx.memory);
+    List<CompletableFuture<LockHandle>> waiters = new ArrayList<>();
+    for (int i = 0; i < HERD; i++) {
+      waiters.add(fx.lock(b -> b.wakeOnRelease(wake), sb).acquireAsync("k", o));
+    }
+    return waiters;
+  }
+
+  /**
+   * Another instance, holding "k" as {@code first}, releases it every 10 ms until {@code untilMs}
+   * and takes it back at once, so every release wakes the herd and every woken attempt loses.
+   */
+  private void churn(LockHandle first, long untilMs) {
+    LockHandle holder = first;
+    while (fx.clock.elapsed().toMillis() < untilMs) {
+      fx.clock.advance(ms(10));
+      holder.close();
+      holder = holdElsewhere("k");
+      fx.clock.runDueTasks(); // the woken attempts, refused
+    }
+  }
+
+  @Test
+  void eightWokenWaitersThatKeepLosingKeepTheirRetriesUntilThePolicysTotalDelay() {
+    LockRetryPolicy policy = LockRetryPolicy.linear(3, ms(50)); // polls at 0, 50, 150, 300 ms
+    LockOptions o = opts().retry(policy).build();
+    LockHandle holder = holdElsewhere("k");
+    List<CompletableFuture<LockHandle>> waiters = herd(true, o);
+    churn(holder, 290); // 29 releases, 29 woken attempts per waiter, all lost
+    assertThat(waiters)
+        .as("a lost woken attempt uses no retry")
+        .noneMatch(CompletableFuture::isDone);
+    fx.clock.advance(ms(10));
+    for (CompletableFuture<LockHandle> w : waiters) {
+      LockNotAcquiredException e = (LockNotAcquiredException) failure(w);
+      assertThat(e.waited()).isEqualTo(policy.maxTotalDelay()).isEqualTo(ms(300));
+      assertThat(e.attempts()).as("4 polls + 29 woken").isEqualTo(4 + 29);
+    }
+    assertThat(fx.memory.waiterCount()).isZero();
+    assertThat(fx.clock.pendingTimers()).isEqualTo(1); // the churning holder's lease timer
+  }
+
+  @Test
+  void withoutTheSignalTheSameHerdPollsExactlyThePolicysAttempts() {
+    LockRetryPolicy policy = LockRetryPolicy.linear(3, ms(50));
+    LockHandle holder = holdElsewhere("k");
+    List<CompletableFuture<LockHandle>> waiters = herd(false, opts().retry(policy).build());
+    churn(holder, 290);
+    assertThat(waiters).noneMatch(CompletableFuture::isDone);
+    fx.clock.advance(ms(10));
+    for (CompletableFuture<LockHandle> w : waiters) {
+      LockNotAcquiredException e = (LockNotAcquiredException) failure(w);
+      assertThat(e.waited()).isEqualTo(ms(300));
+      assertThat(e.attempts()).isEqualTo(4);
+    }
+    // the holder's 30 acquires at 0..290 ms plus 8 waiters x 4 polls at 0/50/150/300 ms
+    List<Duration> times = fx.backend.times("acquire");
+    assertThat(times).hasSize(30 + HERD * 4);
+    for (long poll : new long[] {0, 50, 150, 300}) {
+      assertThat(times).filteredOn(ms(poll)::equals).hasSize(poll == 300 ? HERD : HERD + 1);
+    }
+    assertThat(fx.memory.waiterCount()).isZero();
+    assertThat(fx.clock.pendingTimers()).isEqualTo(1);
+  }
+
+  @Test
+  void eightWokenWaitersStopAtMaxWaitExactlyWhenPollingWaitersDo() {
+    // statement 22's example: W = 100 ms, interval(5, 40 ms) => polls at 0/40/80 ms, waited 80 ms
+    LockOptions o = opts().maxWait(ms(100)).retry(LockRetryPolicy.interval(5, ms(40))).build();
+    LockHandle holder = holdElsewhere("k");
+    List<CompletableFuture<LockHandle>> woken = herd(true, o);
+    List<CompletableFuture<LockHandle>> polling = herd(false, o);
+    churn(holder, 100);
+    for (CompletableFuture<LockHandle> w : woken) {
+      LockNotAcquiredException e = (LockNotAcquiredException) failure(w);
+      assertThat(e.waited()).isEqualTo(ms(80));
+      assertThat(e.attempts()).as("3 polls + woken at 10..70 ms").isEqualTo(3 + 7);
+    }
+    for (CompletableFuture<LockHandle> w : polling) {
+      LockNotAcquiredException e = (LockNotAcquiredException) failure(w);
+      assertThat(e.waited()).isEqualTo(ms(80));
+      assertThat(e.attempts()).isEqualTo(3);
+    }
+    assertThat(fx.backend.times("acquire"))
+        .as("after 80 ms only the holder's re-acquires at 90 and 100 ms")
+        .filteredOn(t -> t.compareTo(ms(80)) > 0)
+        .containsExactly(ms(90), ms(100));
+    assertThat(fx.memory.waiterCount()).isZero();
+    assertThat(fx.clock.pendingTimers()).isEqualTo(1);
+  }
+
+  @Test
+  void eightWaitersTakeTurnsEachGrantedAtTheInstantOfTheRelease() {
+    // 3 retries only: with lost woken attempts counted, the later waiters would give up
+    LockOptions o = opts().retry(LockRetryPolicy.linear(3, ms(50))).build();
+    LockHandle holder = holdElsewhere("k");
+    List<CompletableFuture<LockHandle>> waiters = herd(true, o);
+    List<CompletableFuture<LockHandle>> granted = new ArrayList<>();
+    for (int turn = 1; turn <= HERD; turn++) {
+      fx.clock.advance(ms(10));
+      int before = fx.backend.calls("acquire").size();
+      holder.close();
+      fx.clock.runDueTasks();
+      List<CompletableFuture<LockHandle>> now =
+          waiters.stream()
+              .filter(CompletableFuture::isDone)
+              .filter(w -> !granted.contains(w))
+              .toList();
+      assertThat(now).as("turn %d: one waiter wins the release", turn).hasSize(1);
+      granted.add(now.get(0));
+      holder = value(now.get(0));
+      assertThat(holder.isHeld()).isTrue();
+      // the herd's cost: every waiter still waiting tries once per release
+      assertThat(fx.backend.calls("acquire").size() - before).isEqualTo(HERD - turn + 1);
+    }
+    holder.close();
+    assertThat(fx.events.matching("acquire:NOT_ACQUIRED")).isEmpty();
+    assertThat(fx.memory.waiterCount()).isZero();
+    assertThat(fx.clock.pendingTimers()).isZero();
   }
 
   @Test

@@ -19,10 +19,19 @@ import java.util.concurrent.ExecutionException;
  * completing it is the single point where "the caller got the handle" is decided, so a caller that
  * gives up at the same moment can never leak a grant.
  *
- * <p>With a {@link ReleaseSignal}, an attempt that may be followed by a retry wait subscribes
- * before it is sent; the wait then ends at the policy's delay or when the signal fires, whichever
- * is first. The subscription future doubles as the identity of that wait, so a delay timer and a
- * signal that end the same wait at the same moment start only one attempt.
+ * <p><b>Retry steps.</b> A refused attempt that the policy lets retry starts a <em>step</em>: one
+ * delay timer ({@link #run}) for the policy's delay. When it fires, the next <em>scheduled</em>
+ * attempt is sent; it advances the policy index {@link #counted}. Without a release signal this is
+ * the whole loop (statements 20–23).
+ *
+ * <p><b>Wake on release.</b> With a {@link ReleaseSignal}, every attempt that may be followed by a
+ * wait subscribes before it is sent. A signal during a step sends a <em>woken</em> attempt at once
+ * and leaves the step's timer running. A woken attempt refused while its step still runs is free:
+ * the index does not move and the step keeps its remaining time, so the scheduled attempts keep
+ * exactly the polling timeline and a herd of woken losers cannot exhaust the retry limit. A woken
+ * attempt refused after its step's timer fired stands in for that step's scheduled attempt (it
+ * advances the index), so no extra attempt is sent behind it and the timeline is never longer than
+ * polling. {@link #attempts} counts every attempt sent.
  */
 final class Acquisition implements Runnable {
   /** Value: the handle; not acquired: {@link LockNotAcquiredException}. */
@@ -33,6 +42,17 @@ final class Acquisition implements Runnable {
 
   /** Value: {@code Optional} of the handle. */
   static final int TRY_ASYNC = 2;
+
+  /** {@link #onReply}: nothing to send now (finished, or a step runs). */
+  static final int NEXT_NONE = 0;
+
+  /** {@link #onReply}: send the next scheduled attempt now (an immediate retry). */
+  static final int NEXT_SCHEDULED = 1;
+
+  /**
+   * {@link #onReply}: the key was released while the attempt was in flight: a woken attempt now.
+   */
+  static final int NEXT_WOKEN = 2;
 
   final ComposedLock lock;
   final String key;
@@ -49,14 +69,16 @@ final class Acquisition implements Runnable {
   private final Object context;
 
   // guarded by this
-  private int attempts;
+  private int attempts; // every attempt sent, woken ones included
+  private int counted; // the policy's attempt index k: scheduled attempts and woken stand-ins
   private boolean done;
   private Attempt current;
-  private LockClock.Timer delayTimer;
+  private LockClock.Timer delayTimer; // the running step's timer; null: no step runs
+  private long stepEndNanos; // when the running step's timer is due
   private LockClock.Timer maxWaitTimer;
   private CompletableFuture<Object> result;
-  private CompletableFuture<Boolean> signal; // subscription for the current attempt and its wait
-  private boolean signalled; // the signal fired before the wait began: retry at once
+  private CompletableFuture<Boolean> signal; // subscription made before the current attempt
+  private boolean signalled; // the signal fired while an attempt was in flight: wake at its refusal
   private long plannedDelay = -1; // the delay drawn for the current attempt when subscribing
 
   // the outcome when everything completed inline on the caller's thread (result == null)
@@ -90,27 +112,64 @@ final class Acquisition implements Runnable {
 
   /** Runs the first attempts on the caller's thread. */
   void start() {
-    run();
+    send(false, null);
   }
 
-  /** Sends attempts while replies are synchronous and retries immediate; also the delay timer. */
+  /** The step's delay timer: the retry wait is over. */
   @Override
   public void run() {
+    synchronized (this) {
+      if (done || delayTimer == null) {
+        return;
+      }
+      delayTimer = null; // the step is over: a signal no longer sends a woken attempt
+      if (current != null) {
+        return; // a woken attempt is out: its refusal stands in for this step's attempt
+      }
+    }
+    send(false, null);
+  }
+
+  /** Continues after a reply, with what {@link #onReply} decided. */
+  void proceed(int next) {
+    if (next != NEXT_NONE) {
+      send(next == NEXT_WOKEN, null);
+    }
+  }
+
+  /**
+   * Sends attempts while replies are synchronous and retries immediate.
+   *
+   * @param woken a woken attempt: sent only while a step runs and no attempt is out
+   * @param via for a woken attempt started by a signal hop: that subscription must still be current
+   */
+  private void send(boolean woken, CompletableFuture<Boolean> via) {
     while (true) {
       long now = lock.clock.nanoTime();
       if (maxWaitNanos > 0 && now - startNanos >= maxWaitNanos) {
         finishNotAcquired(now);
         return;
       }
-      Attempt a = new Attempt(this, now);
+      Attempt a = new Attempt(this, now, woken);
       CompletableFuture<Boolean> endedWait;
-      int n;
+      int k;
+      long stepLeft;
       synchronized (this) {
         if (done) {
           return;
         }
-        delayTimer = null;
-        n = ++attempts;
+        if (woken) {
+          if (delayTimer == null || current != null || (via != null && signal != via)) {
+            return; // the step ended or another path already sent an attempt
+          }
+          stepLeft = stepEndNanos - now;
+        } else {
+          delayTimer = null;
+          stepLeft = 0;
+          ++counted;
+        }
+        k = counted;
+        attempts++;
         current = a;
         endedWait = signal;
         signal = null;
@@ -118,10 +177,10 @@ final class Acquisition implements Runnable {
         plannedDelay = -1;
       }
       if (endedWait != null) {
-        endedWait.cancel(false); // the wait is over, however it ended
+        endedWait.cancel(false); // replaced by the subscription for this attempt
       }
       if (lock.releaseSignal != null) {
-        subscribe(lock.releaseSignal, n, now);
+        subscribe(lock.releaseSignal, woken, k, stepLeft, now);
       }
       CompletableFuture<AcquireOutcome> f = a.send();
       if (f.isDone()) {
@@ -132,10 +191,13 @@ final class Acquisition implements Runnable {
         } catch (CompletionException | CancellationException e) {
           error = e;
         }
-        if (onReply(a, o, error)) {
-          continue;
+        int next = onReply(a, o, error);
+        if (next == NEXT_NONE) {
+          return;
         }
-        return;
+        woken = next == NEXT_WOKEN;
+        via = null;
+        continue;
       }
       synchronized (this) {
         ensureResult();
@@ -154,15 +216,20 @@ final class Acquisition implements Runnable {
   }
 
   /**
-   * Subscribes to the key's release signal before attempt {@code n} is sent, when a retry wait may
-   * follow it. The attempt's delay is drawn here (as the signal's bound) and used by {@link
-   * #onReply}, so the wait's arithmetic is the same as without a signal.
+   * Subscribes to the key's release signal before an attempt is sent, when a wait may follow it.
+   * For scheduled attempt {@code k} the step's delay is drawn here (as the signal's bound) and used
+   * by {@link #onReply}, so the step is the same as without a signal; a woken attempt's wait is the
+   * rest of the running step ({@code stepLeft}).
    */
-  private void subscribe(ReleaseSignal rs, int n, long now) {
-    if (n > retry.retryLimit() || maxWaitNanos == 0) {
+  private void subscribe(ReleaseSignal rs, boolean woken, int k, long stepLeft, long now) {
+    long d;
+    if (woken) {
+      d = stepLeft;
+    } else if (k > retry.retryLimit() || maxWaitNanos == 0) {
       return; // no retry follows this attempt
+    } else {
+      d = retry.delayNanos(k);
     }
-    long d = retry.delayNanos(n);
     CompletableFuture<Boolean> s = null;
     if (d > 0 && (maxWaitNanos < 0 || d < maxWaitNanos - (now - startNanos))) {
       try {
@@ -173,7 +240,9 @@ final class Acquisition implements Runnable {
     }
     boolean stale;
     synchronized (this) {
-      plannedDelay = d;
+      if (!woken) {
+        plannedDelay = d;
+      }
       stale = done;
       if (!stale) {
         signal = s;
@@ -192,53 +261,40 @@ final class Acquisition implements Runnable {
   /** The release signal of {@code s} completed; only {@code true} wakes. Backend thread. */
   private void onSignal(CompletableFuture<Boolean> s, Boolean released) {
     if (!Boolean.TRUE.equals(released)) {
-      return; // timed out, off, closed or cancelled: the delay timer ends the wait
+      return; // timed out, off, closed or cancelled: the step's timer ends the wait
     }
     synchronized (this) {
       if (done || signal != s) {
         return;
       }
-      if (delayTimer == null) {
-        signalled = true; // the reply is not in yet: a refusal retries at once
+      if (current != null || delayTimer == null) {
+        signalled = true; // an attempt is out: if it is refused, a woken attempt follows at once
         return;
       }
     }
     // hop to the clock's timer thread: never run an attempt on the backend's listener thread
-    lock.clock.schedule(Duration.ZERO, () -> endWait(s));
-  }
-
-  /** Ends the retry wait identified by subscription {@code s}: its delay passed or it fired. */
-  private void endWait(CompletableFuture<Boolean> s) {
-    LockClock.Timer t;
-    synchronized (this) {
-      if (done || signal != s || delayTimer == null) {
-        return; // another path already ended this wait
-      }
-      t = delayTimer;
-      delayTimer = null; // claims the wait: the other path finds it ended
-    }
-    t.cancel(); // no-op when this is the delay timer itself
-    run();
+    lock.clock.schedule(Duration.ZERO, () -> send(true, s));
   }
 
   /**
    * Handles one reply. Runs on the caller's thread (inline) or the backend's.
    *
-   * @return true when the next attempt is due now
+   * @return {@link #NEXT_NONE}, {@link #NEXT_SCHEDULED} or {@link #NEXT_WOKEN}: what to send now
    */
-  boolean onReply(Attempt a, AcquireOutcome o, Throwable rawError) {
+  int onReply(Attempt a, AcquireOutcome o, Throwable rawError) {
     long now = lock.clock.nanoTime();
     Throwable error = rawError == null ? null : ComposedLock.unwrap(rawError);
+    boolean refused = error == null && !o.granted();
     boolean abandoned;
     synchronized (this) {
-      if (current == a) {
-        current = null;
-      }
       abandoned = a.abandoned;
+      if (current == a && !refused) {
+        current = null; // a refusal keeps it until the decision below, so no step ends meanwhile
+      }
     }
     if (abandoned) {
       a.afterAbandon(o, error);
-      return false;
+      return NEXT_NONE;
     }
     if (error != null) {
       LockFailureKind kind = kindOf(error);
@@ -246,9 +302,9 @@ final class Acquisition implements Runnable {
       if (kind != LockFailureKind.UNAVAILABLE) {
         a.releaseOrphan();
       }
-      return false;
+      return NEXT_NONE;
     }
-    if (o.granted()) {
+    if (!refused) {
       if (now - a.requestNanos >= leaseNanos) {
         finishFailed(
             now,
@@ -256,45 +312,57 @@ final class Acquisition implements Runnable {
             LockBackendException.timeout(
                 "the grant arrived after its lease was spent (" + lease + ")", null));
         a.releaseOrphan();
-        return false;
+        return NEXT_NONE;
       }
       deliverHandle(a, o.fencingToken(), now);
-      return false;
+      return NEXT_NONE;
     }
     long delay;
+    int next = NEXT_NONE;
     synchronized (this) {
-      if (done) {
-        return false;
+      if (current == a) {
+        current = null;
       }
-      int n = attempts;
-      if (n > retry.retryLimit() || maxWaitNanos == 0) {
+      if (done) {
+        return NEXT_NONE;
+      }
+      if (delayTimer != null) {
+        // a woken attempt lost while its step runs: free; the step keeps its remaining time
+        return signalled ? NEXT_WOKEN : NEXT_NONE;
+      }
+      if (a.woken) {
+        counted++; // its step ended while it was out: it stands in for the step's attempt
+      }
+      int k = counted;
+      if (k > retry.retryLimit() || maxWaitNanos == 0) {
         delay = -1;
       } else {
-        delay = plannedDelay >= 0 ? plannedDelay : retry.delayNanos(n);
+        delay = plannedDelay >= 0 ? plannedDelay : retry.delayNanos(k);
         if (maxWaitNanos > 0 && delay >= maxWaitNanos - (now - startNanos)) {
           delay = -1; // the wait would reach maxWait: stop now instead of sleeping
         }
       }
       plannedDelay = -1;
-      if (delay > 0) {
+      if (delay == 0) {
+        next = NEXT_SCHEDULED;
+      } else if (delay > 0) {
+        ensureResult();
+        stepEndNanos = now + delay;
+        delayTimer = lock.clock.schedule(Duration.ofNanos(delay), this);
         if (signalled) {
-          delay = 0; // released while the attempt was in flight: retry now
-        } else {
-          ensureResult();
-          CompletableFuture<Boolean> s = signal;
-          delayTimer =
-              lock.clock.schedule(Duration.ofNanos(delay), s == null ? this : () -> endWait(s));
+          next = NEXT_WOKEN; // released while the attempt was in flight: try again now
         }
       }
     }
     if (delay < 0) {
       finishNotAcquired(now);
-      return false;
+      return NEXT_NONE;
     }
     if (delay > 0 && lock.isClosed()) {
       closedByLock();
+      return NEXT_NONE;
     }
-    return delay == 0;
+    return next;
   }
 
   private static LockFailureKind kindOf(Throwable e) {

@@ -16,6 +16,7 @@ import java.util.function.BiConsumer;
 final class Attempt implements BiConsumer<AcquireOutcome, Throwable>, Runnable {
   private final Acquisition acq;
   final long requestNanos;
+  final boolean woken; // sent on a release signal while a retry step runs, not by the step's end
   private CompletableFuture<AcquireOutcome> future;
   private volatile LockClock.Timer leaseTimer;
   private boolean releaseSent; // guarded by this
@@ -23,9 +24,10 @@ final class Attempt implements BiConsumer<AcquireOutcome, Throwable>, Runnable {
   /** Set (under the acquisition's monitor) when nobody waits for this reply any more. */
   boolean abandoned;
 
-  Attempt(Acquisition acq, long requestNanos) {
+  Attempt(Acquisition acq, long requestNanos, boolean woken) {
     this.acq = acq;
     this.requestNanos = requestNanos;
+    this.woken = woken;
   }
 
   CompletableFuture<AcquireOutcome> send() {
@@ -70,9 +72,7 @@ final class Attempt implements BiConsumer<AcquireOutcome, Throwable>, Runnable {
     if (t != null) {
       t.cancel();
     }
-    if (acq.onReply(this, outcome, error)) {
-      acq.run();
-    }
+    acq.proceed(acq.onReply(this, outcome, error));
   }
 
   /** A reply nobody waits for: release what may be held. */

@@ -41,11 +41,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Wake on release.</b> When the backend implements {@link ReleaseSignal} and {@link
  * LockingOptions#wakeOnRelease()} is on, an attempt that may be followed by a retry wait first
- * subscribes to the key's release signal; a refused attempt then waits until the policy's delay has
- * passed <em>or</em> the signal fires, whichever comes first. The signal is a hint: the number of
- * attempts, the retry limit and {@code maxWait} are the policy's, and without a signal the wait is
- * the policy's delay, as without the capability. The subscription is cancelled when the attempt is
- * granted or the wait ends.
+ * subscribes to the key's release signal; during the policy's delay a signal sends an extra
+ * ("woken") attempt at once. The signal is a hint: a woken attempt refused before the delay ends
+ * uses no retry and the delay keeps running, so the retry limit, {@code maxWait} and how long the
+ * acquisition can take are those of polling; without a signal the wait is the policy's delay, as
+ * without the capability. Every attempt sent is counted in {@link LockNotAcquiredException}. The
+ * subscription is cancelled when the attempt is granted or the wait ends.
  *
  * <p><b>Closing</b> ({@link #close()}) is idempotent: acquisitions in flight end with {@link
  * IllegalStateException} and their backend calls are cancelled (then released once); later calls
@@ -179,7 +180,8 @@ public final class ComposedLock implements DistributedLock, AutoCloseable {
             + " = "
             + options.wakeOnRelease()
             + (releaseSignal != null
-                ? " (the backend signals releases: retry waits end early, polling as fallback)"
+                ? " (the backend signals releases: a release also starts an attempt that uses no retry;"
+                    + " polling as fallback)"
                 : enabled && options.wakeOnRelease()
                     ? " (the backend has no release signal: retry waits poll)"
                     : " (retry waits poll)"));

@@ -200,11 +200,13 @@ public final class LockingOptions {
   }
 
   /**
-   * Whether a retry wait ends early when the backend signals that the key may have been released.
-   * Takes effect only when the backend implements {@link io.hostloom.locking.spi.ReleaseSignal};
-   * the signal is a hint, so attempts, their limit and {@code maxWait} stay those of the retry
-   * policy, and a wait without a signal lasts the policy's full delay (polling). Default {@value
-   * #DEFAULT_WAKE_ON_RELEASE}.
+   * Whether a waiter also tries when the backend signals that the key may have been released,
+   * instead of only at the end of each retry delay. Takes effect only when the backend implements
+   * {@link io.hostloom.locking.spi.ReleaseSignal}. The signal is a hint: a woken attempt that is
+   * refused while its retry delay still runs is free (it uses no retry and the delay keeps its
+   * remaining time), so the retry limit, {@code maxWait} and the acquisition's duration stay those
+   * of polling with the retry policy; without a signal every wait is the policy's delay. Default
+   * {@value #DEFAULT_WAKE_ON_RELEASE}.
    */
   public boolean wakeOnRelease() {
     return wakeOnRelease;
