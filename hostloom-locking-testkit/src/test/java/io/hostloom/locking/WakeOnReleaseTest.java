@@ -57,10 +57,11 @@ class WakeOnReleaseTest {
     assertThat(h.leaseEnd()).isEqualTo(fx.clock.instant().plus(LockingOptions.DEFAULT_LEASE));
     assertThat(fx.events.matching("acquire:"))
         .containsExactly("acquire:ACQUIRED:1", "acquire:ACQUIRED:2");
-    // attempt 1 was woken; attempt 2 subscribed before it was sent and cancelled on the grant
+    // attempt 1 was woken; attempt 2 subscribed before it was sent and ended (completed false) on
+    // the grant
     assertThat(sb.subscriptions).hasSize(2);
     assertThat(sb.subscriptions.get(0)).isCompletedWithValue(true);
-    assertThat(sb.subscriptions.get(1)).isCancelled();
+    assertThat(sb.subscriptions.get(1)).as("ended by the lock").isCompletedWithValue(false);
     assertThat(fx.memory.waiterCount()).isZero();
     assertThat(fx.clock.pendingTimers()).as("only the new handle's lease timer").isEqualTo(1);
     h.close();
@@ -162,7 +163,7 @@ class WakeOnReleaseTest {
 
     fx.clock.advance(ms(40)); // the step ends at 50 ms as if nothing happened: retry 2 (100 ms)
     assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(10), ms(50));
-    assertThat(signal.waits.get(1)).isCancelled();
+    assertThat(signal.waits.get(1)).as("ended by the lock").isCompletedWithValue(false);
     assertThat(signal.maxWaits).containsExactly(ms(50), ms(40), ms(100));
 
     fx.clock.advance(ms(10));
@@ -174,7 +175,7 @@ class WakeOnReleaseTest {
     assertThat(signal.maxWaits).containsExactly(ms(50), ms(40), ms(100), ms(150));
 
     f.cancel(false);
-    assertThat(signal.waits.get(3)).isCancelled();
+    assertThat(signal.waits.get(3)).as("ended by the lock").isCompletedWithValue(false);
     assertThat(fx.clock.pendingTimers()).isEqualTo(1); // the holder's lease timer
   }
 
@@ -369,12 +370,14 @@ class WakeOnReleaseTest {
   }
 
   @Test
-  void subscribesBeforeSendingOnlyWhenAWaitCanFollowAndCancelsOnGrant() {
+  void subscribesBeforeSendingOnlyWhenAWaitCanFollowAndEndsItOnGrant() {
     SignallingBackend sb = new SignallingBackend(fx.backend, fx.memory);
     ComposedLock lock = fx.lock(b -> b, sb);
     LockHandle h = lock.acquire("free", LINEAR_50);
     assertThat(sb.log).containsExactly("awaitRelease 50 ms", "acquire");
-    assertThat(sb.subscriptions).singleElement().matches(CompletableFuture::isCancelled);
+    assertThat(sb.subscriptions)
+        .singleElement()
+        .matches(s -> Boolean.FALSE.equals(s.getNow(null)), "ended by the lock");
     assertThat(fx.memory.waiterCount()).isZero();
     assertThat(fx.clock.pendingTimers()).isEqualTo(1); // the handle's lease timer
     h.close();
@@ -392,12 +395,12 @@ class WakeOnReleaseTest {
     holdElsewhere("k");
     CompletableFuture<LockHandle> abandoned = lock.acquireAsync("k", LINEAR_50);
     abandoned.cancel(false);
-    assertThat(sb.subscriptions.get(0)).isCancelled();
+    assertThat(sb.subscriptions.get(0)).as("ended by the lock").isCompletedWithValue(false);
 
     CompletableFuture<LockHandle> closed = lock.acquireAsync("k", LINEAR_50);
     lock.close();
     assertThat(failure(closed)).isInstanceOf(IllegalStateException.class);
-    assertThat(sb.subscriptions.get(1)).isCancelled();
+    assertThat(sb.subscriptions.get(1)).as("ended by the lock").isCompletedWithValue(false);
     assertThat(fx.memory.waiterCount()).isZero();
     assertThat(fx.clock.pendingTimers()).isEqualTo(1); // the holder's lease timer
   }

@@ -177,7 +177,7 @@ final class Acquisition implements Runnable {
         plannedDelay = -1;
       }
       if (endedWait != null) {
-        endedWait.cancel(false); // replaced by the subscription for this attempt
+        endSignal(endedWait); // replaced by the subscription for this attempt
       }
       if (lock.releaseSignal != null) {
         subscribe(lock.releaseSignal, woken, k, stepLeft, now);
@@ -250,7 +250,7 @@ final class Acquisition implements Runnable {
     }
     if (s != null) {
       if (stale) {
-        s.cancel(false);
+        endSignal(s);
       } else {
         CompletableFuture<Boolean> sub = s;
         var unused = s.whenComplete((released, e) -> onSignal(sub, released));
@@ -413,9 +413,12 @@ final class Acquisition implements Runnable {
     return s;
   }
 
-  private static void cancelSignal(CompletableFuture<Boolean> s) {
+  private static void endSignal(CompletableFuture<Boolean> s) {
     if (s != null) {
-      s.cancel(false); // frees the backend's wait; runs its dependents, so never under our monitor
+      // frees the backend's wait (the SPI frees on any completion); complete, not cancel: cancel
+      // builds a CancellationException with a stack trace on the uncontended path. Runs the
+      // future's dependents, so never under our monitor.
+      s.complete(false);
     }
   }
 
@@ -442,7 +445,7 @@ final class Acquisition implements Runnable {
       n = attempts;
       s = takeSignalLocked();
     }
-    cancelSignal(s);
+    endSignal(s);
     long waited = now - startNanos;
     lock.listener.acquireFinished(
         context, lock.namespace, key, AcquireResult.NOT_ACQUIRED, waited, n, null);
@@ -464,7 +467,7 @@ final class Acquisition implements Runnable {
       n = attempts;
       s = takeSignalLocked();
     }
-    cancelSignal(s);
+    endSignal(s);
     long waited = now - startNanos;
     LockProviderUnavailableException e =
         LockProviderUnavailableException.of(key, n, Duration.ofNanos(waited), kind, cause);
@@ -486,7 +489,7 @@ final class Acquisition implements Runnable {
       }
       n = attempts;
     }
-    cancelSignal(s);
+    endSignal(s);
     if (late) {
       a.releaseOrphan(); // the caller gave up between the reply and now
       return;
@@ -530,7 +533,7 @@ final class Acquisition implements Runnable {
       n = attempts;
       s = takeSignalLocked();
     }
-    cancelSignal(s);
+    endSignal(s);
     lock.untrack(this);
     lock.listener.acquireFinished(
         context,

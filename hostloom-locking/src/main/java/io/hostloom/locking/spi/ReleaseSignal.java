@@ -19,14 +19,14 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p><b>Subscribe first.</b> Call {@code awaitRelease} <em>before</em> the acquire attempt it
  * follows up on, so a release between the refused attempt and the start of the wait is not missed.
- * Cancel the future when the attempt is granted or the wait ends for another reason; that frees
- * whatever the backend keeps for the wait:
+ * End the wait when the attempt is granted or the wait ends for another reason, by completing the
+ * future with {@code false} (or cancelling it); that frees whatever the backend keeps for the wait:
  *
  * <pre>{@code
  * CompletableFuture<Boolean> released = signal.awaitRelease(key, retryStep);
  * AcquireOutcome outcome = backend.acquire(key, owner, data, lease).join();
  * if (outcome.granted()) {
- *   released.cancel(false);
+ *   released.complete(false); // ends the wait; cheaper than cancel(), which builds an exception
  * } else {
  *   released.join(); // true: retry now; false: the step passed, retry as usual
  * }
@@ -44,8 +44,10 @@ public interface ReleaseSignal {
    * released (a release, replace or delete of it was announced after this call began): retry now.
    * It completes with {@code false} when {@code maxWait} passed without a signal, when signals are
    * off or unavailable, or when the backend was closed: poll as usual. It never completes
-   * exceptionally. {@link CompletableFuture#cancel Cancelling} it ends the wait and frees its
-   * resources; callers must cancel (or let {@code maxWait} end) every wait they start.
+   * exceptionally by itself. A caller ends the wait early by completing the future with {@code
+   * false} or by {@link CompletableFuture#cancel cancelling} it; either frees its resources, so
+   * backends release them on <em>any</em> completion (e.g. {@code whenComplete}). Callers must end
+   * (or let {@code maxWait} end) every wait they start.
    *
    * @param key the key exactly as passed to {@link LockBackend#acquire}
    * @param maxWait the longest wait, measured by the backend's timer; zero completes with {@code
