@@ -29,7 +29,6 @@ import io.hostloom.locking.spi.ReplaceOutcome;
 import io.hostloom.wopi.WopiLockComparer;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
@@ -170,13 +169,15 @@ public final class AzureBlobLockBackend implements LockBackend, BackendHealthPro
 
   /**
    * The blob name of {@code key}: the lowercase hex SHA-256 of its UTF-8 bytes (64 characters), as
-   * .NET WopiHost names the blob of a file id.
+   * .NET WopiHost names the blob of a file id. A key with a lone surrogate, which UTF-8 cannot
+   * encode, is hashed as WTF-8 (the surrogate as its 3-byte generalized UTF-8 form): distinct keys
+   * always get distinct bytes, and never the bytes of a well-formed key.
    */
   public static String blobName(String key) {
     Objects.requireNonNull(key, "key");
     try {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
-      return HexFormat.of().formatHex(sha.digest(key.getBytes(StandardCharsets.UTF_8)));
+      return HexFormat.of().formatHex(sha.digest(Wtf8.encode(key)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every Java platform has SHA-256", e);
     }

@@ -1,6 +1,5 @@
 package io.hostloom.azure;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
@@ -24,8 +23,9 @@ import java.util.Optional;
  * <p>Values travel as HTTP headers: Azure accepts printable ASCII without leading or trailing
  * spaces. {@link #encode} stores such a value as is and anything else (empty, non-ASCII, control
  * characters, edge spaces, or a value starting with the marker {@code ~}) as {@code ~} + Base64 of
- * its UTF-8 bytes, so every string survives. Lock ids a WOPI client sends are printable ASCII and
- * so stay readable to .NET instances, unless they start with a space or {@code ~}.
+ * its UTF-8 bytes ({@link Wtf8}, so lone surrogates survive too), so every string survives. Lock
+ * ids a WOPI client sends are printable ASCII and so stay readable to .NET instances, unless they
+ * start with a space or {@code ~}.
  */
 final class ClaimMetadata {
   static final String LOCK_ID = "wopi_lock_id";
@@ -60,7 +60,7 @@ final class ClaimMetadata {
     if (isPlain(value)) {
       return value;
     }
-    return MARKER + Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8));
+    return MARKER + Base64.getEncoder().encodeToString(Wtf8.encode(value));
   }
 
   /**
@@ -72,7 +72,7 @@ final class ClaimMetadata {
     if (stored.isEmpty() || stored.charAt(0) != MARKER) {
       return stored;
     }
-    return new String(Base64.getDecoder().decode(stored.substring(1)), StandardCharsets.UTF_8);
+    return Wtf8.decode(Base64.getDecoder().decode(stored.substring(1)));
   }
 
   private static boolean isPlain(String value) {

@@ -28,6 +28,7 @@ class ClaimMetadataTest {
         "\u202e right-to-left override",
         "{\"S\":\"AB\\\"12\\\"CD\"}",
         "=?utf-8?B?notreally?=",
+        "lone \ud800 and \udc00 surrogates",
         "x".repeat(3000));
   }
 
