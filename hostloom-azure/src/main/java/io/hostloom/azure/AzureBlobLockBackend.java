@@ -26,6 +26,7 @@ import io.hostloom.locking.spi.BackendHealthProbe;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.ReplaceOutcome;
+import io.hostloom.locking.spi.Wtf8;
 import io.hostloom.wopi.WopiLockComparer;
 import java.net.URI;
 import java.net.URISyntaxException;

@@ -1,5 +1,6 @@
 package io.hostloom.azure;
 
+import io.hostloom.locking.spi.Wtf8;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;

@@ -2,6 +2,7 @@ package io.hostloom.azure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hostloom.locking.spi.Wtf8;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.hostloom.azure;
+package io.hostloom.locking.spi;
 
 import java.util.Arrays;
 
@@ -10,12 +10,15 @@ import java.util.Arrays;
  * keys or owners would collide. Here a well-formed string gets exactly its UTF-8 bytes (blob names
  * stay .NET's SHA-256 of the UTF-8 file id), and a string with a lone surrogate gets bytes that no
  * well-formed string can produce, so the mapping is injective.
+ *
+ * <p>For backends: the SPI allows keys, owners and data of any characters, so a backend that stores
+ * bytes (Redis) or hashes keys (Azure blob names) must not lose lone surrogates.
  */
-final class Wtf8 {
+public final class Wtf8 {
   private Wtf8() {}
 
   /** The bytes of {@code s}: its UTF-8 when well-formed, WTF-8 otherwise. */
-  static byte[] encode(String s) {
+  public static byte[] encode(String s) {
     byte[] out = new byte[s.length() * 3];
     int n = 0;
     for (int i = 0; i < s.length(); i++) {
@@ -46,7 +49,7 @@ final class Wtf8 {
    * The string {@link #encode} turned into {@code bytes}; for UTF-8 input the same as {@code new
    * String(bytes, UTF_8)}. A byte that starts no complete sequence becomes U+FFFD.
    */
-  static String decode(byte[] bytes) {
+  public static String decode(byte[] bytes) {
     StringBuilder sb = new StringBuilder(bytes.length);
     int i = 0;
     while (i < bytes.length) {
