@@ -36,10 +36,11 @@ import javax.sql.DataSource;
  *
  * <p><b>Operations.</b> Each operation is one SQL statement sent in auto-commit: one round trip and
  * one transaction. Expiry is decided by the database server's clock ({@code
- * statement_timestamp()}), never by this JVM's. Fencing tokens come from a sequence, so they keep
- * increasing after rows are deleted (see the module README for when they may repeat). No
- * SERIALIZABLE transactions, no session state, no session-level advisory locks: it works behind
- * PgBouncer in transaction pooling mode.
+ * statement_timestamp()}), never by this JVM's. Fencing tokens come from a sequence and are drawn
+ * under the key's row lock, so they increase in the order grants are decided, also after releases
+ * and purges (see the module README for when they may repeat). No SERIALIZABLE transactions, no
+ * session state, no session-level advisory locks: it works behind PgBouncer in transaction pooling
+ * mode.
  *
  * <p><b>Threads and bounds.</b> JDBC blocks, so every call runs on a worker of a bounded executor
  * (owned by the backend unless {@link Builder#executor supplied}). Every returned future completes
@@ -83,6 +84,9 @@ public final class JdbcLockBackend
 
   /** Longer leases are shortened to this: effectively for ever. */
   public static final Duration MAX_LEASE = Duration.ofDays(36_500);
+
+  /** Slack per statement beyond the command timeout in {@link #minimumPurgeAge()}. */
+  static final long PURGE_SLACK_SECONDS = 5;
 
   /** Default {@link Builder#commandTimeout}. */
   public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(5);
@@ -248,9 +252,10 @@ public final class JdbcLockBackend
   }
 
   /**
-   * Deletes rows whose lease ended more than {@code olderThan} ago (housekeeping for keys that are
-   * never used again; an expired row never blocks a grant either way). One statement, conditioned
-   * on expiry, so a live lease is never removed. Bounded by the command timeout like every call.
+   * Deletes rows whose lease ended (expired, or was released) more than {@code olderThan} ago, but
+   * never less than {@link #minimumPurgeAge()} ago: housekeeping for keys that are not used again;
+   * an ended row never blocks a grant either way. One statement, conditioned on the end, so a live
+   * lease is never removed. Bounded by the command timeout like every call.
    *
    * @return the number of rows deleted
    */
@@ -259,7 +264,8 @@ public final class JdbcLockBackend
     if (olderThan.isNegative()) {
       throw new IllegalArgumentException("olderThan must not be negative but was " + olderThan);
     }
-    long millis = olderThan.compareTo(MAX_LEASE) > 0 ? MAX_LEASE.toMillis() : olderThan.toMillis();
+    Duration age = olderThan.compareTo(minimumPurgeAge()) < 0 ? minimumPurgeAge() : olderThan;
+    long millis = age.compareTo(MAX_LEASE) > 0 ? MAX_LEASE.toMillis() : age.toMillis();
     return run(
         "purgeExpired",
         sql.purgeExpired,
@@ -271,6 +277,20 @@ public final class JdbcLockBackend
           }
           return n;
         });
+  }
+
+  /**
+   * The least age at which {@link #purgeExpired} deletes an ended row: twice the command timeout
+   * plus 5 s each. Why: the first acquire of a key whose row is absent stores the token it drew
+   * when its statement started. A later-drawn, larger token of the same key can only have been
+   * granted, and its row ended and purged, while that statement was still running, or while the
+   * statement of that grant itself was still running (a grant's lease may have started before the
+   * statement drew). Statements are cancelled at the command timeout, so no statement runs longer
+   * than that plus some slack, and a row is purged only after both could have. Backends sharing a
+   * table should use the same command timeout (or purge from the one with the longest).
+   */
+  public Duration minimumPurgeAge() {
+    return commandTimeout.plusSeconds(PURGE_SLACK_SECONDS).multipliedBy(2);
   }
 
   /**

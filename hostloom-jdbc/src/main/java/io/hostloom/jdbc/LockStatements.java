@@ -15,6 +15,17 @@ package io.hostloom.jdbc;
  * {@code UPDATE} act on the latest committed row version, while a fallback {@code SELECT} in the
  * same statement reads the statement's snapshot and can miss a row committed a moment earlier (or
  * see an older owner). Rewriting gives the holder's current record in the same atomic step.
+ *
+ * <p><b>Tokens are drawn under the row lock.</b> A value drawn when a statement starts may be
+ * smaller than a grant committed while the statement waited (or was descheduled), so a grant never
+ * stores such a value when the key's row exists: {@code ON CONFLICT DO UPDATE} evaluates its {@code
+ * SET} only after locking the latest row version, and an {@code UPDATE} re-evaluates its {@code
+ * SET} on the latest version when the row changed meanwhile. For that, rows are never deleted on
+ * the lock path: a release turns the row into a <i>tombstone</i> ({@code expires_at = '-infinity'},
+ * {@code acquired_at} = release time), so the next acquire of the key takes the {@code DO UPDATE}
+ * path too. Only the first insert of a key (or the first after {@link #purgeExpired}) stores the
+ * value drawn in {@code VALUES}; no earlier grant of that key can carry a larger token, because the
+ * purge keeps rows for longer than any statement runs (see {@code JdbcLockBackend#purgeExpired}).
  */
 final class LockStatements {
   private static final String NOW = "statement_timestamp()";
@@ -28,7 +39,7 @@ final class LockStatements {
   /** Parameters: lease millis, key, owner. One row when extended. */
   final String extend;
 
-  /** Parameters: key, owner. One row (live: boolean) when the owner's row was deleted. */
+  /** Parameters: key, owner. One row ({@code true}) when the owner's live lease was released. */
   final String release;
 
   /** As {@link #release}, and announces the key on the table's channel ({@code pg_notify}). */
@@ -43,7 +54,9 @@ final class LockStatements {
   /** Parameters: key. Columns: owner, data, fencing_token, micros. */
   final String read;
 
-  /** Parameters: age millis. One row per deleted expired row. */
+  /**
+   * Parameters: age millis. One row per deleted row that ended (expired or released) that long ago.
+   */
   final String purgeExpired;
 
   /** No parameters; no rows. Fails when the table is missing or not readable. */
@@ -76,9 +89,12 @@ final class LockStatements {
             + " data = CASE WHEN "
             + expired
             + " THEN excluded.data ELSE t.data END,"
+            // drawn here, under the row lock, never the value drawn in VALUES (see class comment)
             + " fencing_token = CASE WHEN "
             + expired
-            + " THEN excluded.fencing_token ELSE t.fencing_token END,"
+            + " THEN "
+            + seq
+            + " ELSE t.fencing_token END,"
             + " acquired_at = CASE WHEN "
             + expired
             + " THEN excluded.acquired_at ELSE t.acquired_at END,"
@@ -97,19 +113,28 @@ final class LockStatements {
             + live
             + " RETURNING true";
 
-    // deletes the owner's row even when expired (housekeeping; never someone else's row), and
-    // reports true only for a live lease
-    release = "DELETE FROM " + t + " AS t WHERE t.lock_key = ? AND t.owner = ? RETURNING " + live;
-    releaseAndNotify =
-        "WITH d AS (DELETE FROM "
+    // a tombstone, not a DELETE (see the class comment): expired for every statement, also one
+    // that started before this one; acquired_at keeps the release time for purgeExpired. An
+    // expired lease is left as it is (nothing to release; the answer is false either way).
+    String tombstone =
+        "UPDATE "
             + t
-            + " AS t WHERE t.lock_key = ? AND t.owner = ? RETURNING t.lock_key, "
-            + live
-            + " AS live) SELECT d.live FROM d, LATERAL pg_notify('"
+            + " AS t SET expires_at = '-infinity', acquired_at = "
+            + NOW
+            + " WHERE t.lock_key = ? AND t.owner = ? AND "
+            + live;
+    release = tombstone + " RETURNING true";
+    releaseAndNotify =
+        "WITH d AS ("
+            + tombstone
+            + " RETURNING t.lock_key) SELECT true FROM d, LATERAL pg_notify('"
             + table.notificationChannel()
             + "', d.lock_key) n";
 
-    // n binds each parameter once; n.token is unique, so equality proves this statement swapped
+    // n binds each parameter once. The swap draws its token in SET, so a swap re-evaluated on a
+    // newer row version (after a wait) draws anew; currval() is then the stored token. Without a
+    // swap, currval() is n.token, drawn only to be distinct from every stored token: so equality
+    // in RETURNING proves that this statement swapped.
     String swap = "t.owner = n.expected";
     replace =
         "WITH n AS (SELECT "
@@ -127,7 +152,9 @@ final class LockStatements {
             + " THEN n.data ELSE t.data END,"
             + " fencing_token = CASE WHEN "
             + swap
-            + " THEN n.token ELSE t.fencing_token END,"
+            + " THEN "
+            + seq
+            + " ELSE t.fencing_token END,"
             + " acquired_at = CASE WHEN "
             + swap
             + " THEN "
@@ -138,7 +165,9 @@ final class LockStatements {
             + " THEN n.expires_at ELSE t.expires_at END"
             + " FROM n WHERE t.lock_key = ? AND "
             + live
-            + " RETURNING t.fencing_token = n.token, t.owner, t.data, t.fencing_token, "
+            + " RETURNING t.fencing_token = currval('"
+            + table.qualifiedSequence()
+            + "'), t.owner, t.data, t.fencing_token, "
             + REMAINING_MICROS;
 
     read =
@@ -152,7 +181,8 @@ final class LockStatements {
     purgeExpired =
         "DELETE FROM "
             + t
-            + " AS t WHERE t.expires_at <= "
+            // a tombstone's acquired_at is its release time; otherwise acquired_at <= expires_at
+            + " AS t WHERE greatest(t.expires_at, t.acquired_at) <= "
             + NOW
             + " - ? * interval '1 millisecond' RETURNING true";
 

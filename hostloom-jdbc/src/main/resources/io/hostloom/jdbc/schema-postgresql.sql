@@ -4,7 +4,8 @@
 -- names given to JdbcLockBackend (defaults: public, hostloom_locks). The names are used quoted, so
 -- they are case-sensitive. The schema must exist. The database encoding must be UTF8.
 --
--- One row per key that is held or was held and not yet released. A row whose expires_at is at or
+-- One row per key that was granted (a released row is a tombstone: expires_at = '-infinity',
+-- acquired_at = the release time; purgeExpired removes ended rows). A row whose expires_at is at or
 -- before the database's statement_timestamp() is expired: it never blocks a grant.
 CREATE TABLE IF NOT EXISTS "${schema}"."${table}" (
   lock_key      text COLLATE "C" PRIMARY KEY,

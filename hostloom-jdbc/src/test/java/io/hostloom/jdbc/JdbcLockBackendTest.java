@@ -8,6 +8,11 @@ import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackendException;
 import io.hostloom.testkit.TestTiming;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -62,16 +67,29 @@ class JdbcLockBackendTest {
   }
 
   @Test
-  void tokensKeepIncreasingAfterTheRowIsDeleted() {
+  void tokensKeepIncreasingAfterReleaseExpiryAndPurge() throws SQLException {
     String key = "tokens-" + UUID.randomUUID();
     long first = get(backend.acquire(key, "a", "", LONG)).fencingToken();
     assertThat(get(backend.release(key, "a"))).isTrue();
-    long second = get(backend.acquire(key, "b", "", Duration.ofMillis(1))).fencingToken();
-    assertThat(second).isGreaterThan(first);
+    assertThat(get(backend.release(key, "a"))).as("released already").isFalse();
+    long second = get(backend.acquire(key, "a", "", Duration.ofMillis(1))).fencingToken();
+    assertThat(second).as("a fresh grant, also for the same owner").isGreaterThan(first);
     TestTiming.await(() -> get(backend.read(key)).isEmpty(), WAIT);
+    assertThat(get(backend.release(key, "a"))).as("expired").isFalse();
+
+    // a row that ended a day ago is purged; the one that ended just now is kept (minimum age)
+    String ancient = "ancient-" + UUID.randomUUID();
+    execute(
+        "INSERT INTO hostloom_locks VALUES ('"
+            + ancient
+            + "', 'x', '', 1, now() - interval '2 days', now() - interval '1 day')");
     assertThat(get(backend.purgeExpired(Duration.ZERO))).isGreaterThanOrEqualTo(1);
+    assertThat(rows(ancient)).isZero();
+    assertThat(rows(key)).isOne();
     long third = get(backend.acquire(key, "c", "", LONG)).fencingToken();
     assertThat(third).isGreaterThan(second);
+    assertThat(get(backend.acquire(ancient, "c", "", LONG)).fencingToken()).isGreaterThan(third);
+    assertThat(backend.minimumPurgeAge()).isEqualTo(Duration.ofSeconds(20));
   }
 
   @Test
@@ -164,6 +182,25 @@ class JdbcLockBackendTest {
             e -> assertThat(e.kind()).isEqualTo(LockFailureKind.UNAVAILABLE));
     assertThat(get(backend.checkHealth()).healthy()).isFalse();
     assertThat(get(backend.awaitRelease("k", LONG))).isFalse();
+  }
+
+  private static void execute(String sql) throws SQLException {
+    try (Connection c = TestDatabase.pool().getConnection();
+        Statement s = c.createStatement()) {
+      s.execute(sql);
+    }
+  }
+
+  private static int rows(String key) throws SQLException {
+    try (Connection c = TestDatabase.pool().getConnection();
+        PreparedStatement s =
+            c.prepareStatement("SELECT count(*) FROM hostloom_locks WHERE lock_key = ?")) {
+      s.setString(1, key);
+      try (ResultSet r = s.executeQuery()) {
+        r.next();
+        return r.getInt(1);
+      }
+    }
   }
 
   private static <T> T get(CompletableFuture<T> f) {
