@@ -1,0 +1,41 @@
+package io.hostloom.azure;
+
+import com.azure.storage.blob.BlobContainerClient;
+
+/**
+ * Public access to the Azure module's {@code Azurite} test fixture (package-private there,
+ * published in its test-jar), so the reliability scenarios reuse it instead of copying it. Lives in
+ * the fixture's package for that reason only. The executable comes from the system property {@code
+ * hostloom.azurite.blob} (this module's build points it at {@code hostloom-azure}'s npm install).
+ */
+public final class AzuriteTestServer {
+  private final Azurite azurite;
+
+  private AzuriteTestServer(Azurite azurite) {
+    this.azurite = azurite;
+  }
+
+  /**
+   * The Azurite blob service shared by this test JVM, started on first use and stopped when the JVM
+   * exits.
+   *
+   * @throws IllegalStateException with the install command when Azurite is not installed
+   */
+  public static AzuriteTestServer shared() {
+    return new AzuriteTestServer(Azurite.shared());
+  }
+
+  public int port() {
+    return azurite.port();
+  }
+
+  /** A connection string for the service, with its blob endpoint at {@code host:port}. */
+  public String connectionString(String host, int port) {
+    return azurite.connectionString().replace("127.0.0.1:" + azurite.port(), host + ":" + port);
+  }
+
+  /** A new, empty container with a unique name. */
+  public BlobContainerClient newContainer(String purpose) {
+    return azurite.newContainer(purpose);
+  }
+}
