@@ -21,7 +21,8 @@ import org.springframework.util.unit.DataSize;
  * @param discoveryUrl a WOPI client's discovery URL; when set, "open" links are offered and every
  *     WOPI request must carry valid proof keys
  * @param user the user that tokens printed at start-up and issued by "open" links are for
- * @param maxFileSize the largest PutFile/PutRelativeFile body accepted (larger: 413)
+ * @param maxFileSize the largest PutFile/PutRelativeFile body accepted (larger: 413, and nothing is
+ *     written); bodies are streamed to disk, so this bounds disk use per request, not memory
  * @param allowRemoteTokenRequests whether {@code /api/token} answers non-loopback clients
  */
 @ConfigurationProperties("wopi-host")
@@ -33,4 +34,15 @@ public record WopiHostProperties(
     URI discoveryUrl,
     @DefaultValue("demo") String user,
     @DefaultValue("100MB") DataSize maxFileSize,
-    @DefaultValue("false") boolean allowRemoteTokenRequests) {}
+    @DefaultValue("false") boolean allowRemoteTokenRequests) {
+
+  /**
+   * @throws IllegalArgumentException when {@code maxFileSize} is negative
+   */
+  public WopiHostProperties {
+    if (maxFileSize != null && maxFileSize.isNegative()) {
+      throw new IllegalArgumentException(
+          "wopi-host.max-file-size must be >= 0 but was " + maxFileSize);
+    }
+  }
+}

@@ -1,6 +1,9 @@
 package io.hostloom.wopihost.files;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
@@ -119,11 +122,59 @@ public final class DocumentStore {
   }
 
   /**
+   * Copies {@code in} to a temporary file in the store, reading at most {@code maxBytes + 1} bytes,
+   * so a body larger than the limit is never buffered in memory nor kept on disk. Nothing a client
+   * can see changes; the caller closes the result, which deletes it unless a write used it.
+   *
+   * @return the staged content, or empty (nothing left on disk) when {@code in} has more than
+   *     {@code maxBytes} bytes
+   * @throws IOException when reading {@code in} or writing the temporary file fails (the temporary
+   *     file is deleted)
+   */
+  public Optional<StagedContent> stage(InputStream in, long maxBytes) throws IOException {
+    if (maxBytes < 0) {
+      throw new IllegalArgumentException("maxBytes must be >= 0 but was " + maxBytes);
+    }
+    Path tmp = temp.resolve(UUID.randomUUID().toString());
+    boolean keep = false;
+    try (OutputStream out = Files.newOutputStream(tmp, StandardOpenOption.CREATE_NEW)) {
+      byte[] buffer = new byte[64 * 1024];
+      long total = 0;
+      int n;
+      while ((n = in.read(buffer, 0, (int) Math.min(buffer.length, maxBytes - total + 1))) > 0) {
+        total += n;
+        if (total > maxBytes) {
+          return Optional.empty();
+        }
+        out.write(buffer, 0, n);
+      }
+      keep = true;
+      return Optional.of(new StagedContent(tmp, total));
+    } finally {
+      if (!keep) {
+        Files.deleteIfExists(tmp);
+      }
+    }
+  }
+
+  /**
    * Replaces the content of the existing document {@code id} and gives it a new version.
    *
    * @return the document after the write, or empty when it does not exist
    */
   public Optional<Document> write(String id, byte[] content) {
+    try (StagedContent staged = stageBytes(content)) {
+      return write(id, staged);
+    }
+  }
+
+  /**
+   * Replaces the content of the existing document {@code id} with {@code content} (moved, not
+   * copied: it can be used by one successful write only) and gives it a new version.
+   *
+   * @return the document after the write, or empty when it does not exist
+   */
+  public Optional<Document> write(String id, StagedContent content) {
     Optional<Document> before = find(id);
     if (before.isEmpty()) {
       return Optional.empty();
@@ -132,7 +183,7 @@ public final class DocumentStore {
     synchronized (writeMutexes.computeIfAbsent(id, k -> new Object())) {
       try {
         long previous = micros(Files.getLastModifiedTime(path, LinkOption.NOFOLLOW_LINKS));
-        replaceAtomically(path, content);
+        move(content.path(), path);
         bumpVersion(path, previous);
       } catch (NoSuchFileException e) {
         return Optional.empty();
@@ -149,12 +200,31 @@ public final class DocumentStore {
    * @return the new document, or empty when the id is invalid or a file with that id exists
    */
   public Optional<Document> create(String id, byte[] content) {
+    try (StagedContent staged = stageBytes(content)) {
+      return create(id, staged);
+    }
+  }
+
+  /**
+   * Creates a new document {@code id} with {@code content}, which stays staged (so a caller can try
+   * other ids with it).
+   *
+   * @return the new document, or empty when the id is invalid or a file with that id exists
+   */
+  public Optional<Document> create(String id, StagedContent content) {
     Optional<Path> path = FileIds.resolve(root, id);
     if (path.isEmpty()) {
       return Optional.empty();
     }
     try {
-      Files.write(path.get(), content, StandardOpenOption.CREATE_NEW);
+      try {
+        // a hard link appears complete and fails if the id is taken
+        Files.createLink(path.get(), content.path());
+      } catch (FileAlreadyExistsException e) {
+        throw e;
+      } catch (UnsupportedOperationException | IOException e) {
+        Files.copy(content.path(), path.get()); // no hard links here: copy, still create-new
+      }
       Files.deleteIfExists(names.resolve(id)); // a stale display name from a deleted file
     } catch (FileAlreadyExistsException e) {
       return Optional.empty();
@@ -215,10 +285,12 @@ public final class DocumentStore {
     }
   }
 
-  private void replaceAtomically(Path target, byte[] content) throws IOException {
-    Path tmp = temp.resolve(UUID.randomUUID().toString());
-    Files.write(tmp, content);
-    move(tmp, target);
+  private StagedContent stageBytes(byte[] content) {
+    try {
+      return stage(new ByteArrayInputStream(content), content.length).orElseThrow();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot stage content", e);
+    }
   }
 
   private static void move(Path from, Path to) throws IOException {

@@ -8,6 +8,7 @@ import io.hostloom.wopihost.WopiHostProperties;
 import io.hostloom.wopihost.files.Document;
 import io.hostloom.wopihost.files.DocumentStore;
 import io.hostloom.wopihost.files.FileIds;
+import io.hostloom.wopihost.files.StagedContent;
 import io.hostloom.wopihost.security.AccessTokens;
 import io.hostloom.wopihost.security.WopiAuthException;
 import io.hostloom.wopihost.security.WopiRequestAuthenticator;
@@ -42,8 +43,11 @@ import org.springframework.web.bind.annotation.RestController;
  * WopiLockProtocol}'s; this class only maps HTTP onto it and onto the {@link DocumentStore}.
  *
  * <p>Order of checks on every request: a file id that could leave the documents folder is 404
- * without touching the file system; then the access token (401) and proof keys (500); then the
- * file's existence (404).
+ * without touching the file system; a header the host acts on that appears twice is 400 ({@link
+ * SingleValuedHeaders}); then the access token (401) and proof keys (500); then the file's
+ * existence (404). Request bodies (PutFile, PutRelativeFile) larger than {@code
+ * wopi-host.max-file-size} are 413: they are streamed to a temporary file that stops one byte past
+ * the limit, so neither memory nor the document changes.
  */
 @RestController
 @RequestMapping("/wopi/files")
@@ -163,15 +167,17 @@ public class WopiFilesController {
     if (!check.isOk()) {
       return lockResponse(check, doc.get()).build();
     }
-    Optional<byte[]> body = readBody(request);
+    Optional<StagedContent> body = readBody(request);
     if (body.isEmpty()) {
-      return ResponseEntity.status(HttpStatus.PAYLOAD_TOO_LARGE).build();
+      return tooLarge();
     }
-    Optional<Document> written = store.write(id, body.get());
-    if (written.isEmpty()) {
-      return ResponseEntity.notFound().build();
+    try (StagedContent content = body.get()) {
+      Optional<Document> written = store.write(id, content);
+      if (written.isEmpty()) {
+        return ResponseEntity.notFound().build();
+      }
+      return ResponseEntity.ok().header(ITEM_VERSION, written.get().version()).build();
     }
-    return ResponseEntity.ok().header(ITEM_VERSION, written.get().version()).build();
   }
 
   /** Every {@code POST /wopi/files/{id}} operation, dispatched on {@code X-WOPI-Override}. */
@@ -255,10 +261,22 @@ public class WopiFilesController {
     if ((suggested == null) == (relative == null)) {
       return ResponseEntity.status(HttpStatus.NOT_IMPLEMENTED).build(); // exactly one is required
     }
-    Optional<byte[]> body = readBody(request);
+    Optional<StagedContent> body = readBody(request);
     if (body.isEmpty()) {
-      return ResponseEntity.status(HttpStatus.PAYLOAD_TOO_LARGE).build();
+      return tooLarge();
     }
+    try (StagedContent content = body.get()) {
+      return putRelativeFile(doc, claims, request, suggested, relative, content);
+    }
+  }
+
+  private ResponseEntity<?> putRelativeFile(
+      Document doc,
+      AccessTokens.Claims claims,
+      HttpServletRequest request,
+      String suggested,
+      String relative,
+      StagedContent body) {
     Document created;
     if (suggested != null) {
       String name = Utf7.decode(suggested);
@@ -272,7 +290,7 @@ public class WopiFilesController {
       }
       Optional<Document> made = Optional.empty();
       for (int n = 0; made.isEmpty() && n < 1000; n++) {
-        made = store.create(n == 0 ? name : numbered(name, n), body.get());
+        made = store.create(n == 0 ? name : numbered(name, n), body);
       }
       if (made.isEmpty()) {
         return ResponseEntity.status(HttpStatus.CONFLICT).build();
@@ -297,13 +315,13 @@ public class WopiFilesController {
         if (!check.isOk()) {
           return lockResponse(check, existing.get()).build();
         }
-        Optional<Document> written = store.write(name, body.get());
+        Optional<Document> written = store.write(name, body);
         if (written.isEmpty()) {
           return ResponseEntity.status(HttpStatus.CONFLICT).build();
         }
         created = written.get();
       } else {
-        Optional<Document> made = store.create(name, body.get());
+        Optional<Document> made = store.create(name, body);
         if (made.isEmpty()) {
           return ResponseEntity.status(HttpStatus.CONFLICT)
               .header("X-WOPI-ValidRelativeTarget", freeName(name))
@@ -347,18 +365,31 @@ public class WopiFilesController {
     return b;
   }
 
-  /** The body, or empty when it is larger than the configured maximum. */
-  private Optional<byte[]> readBody(HttpServletRequest request) throws IOException {
+  /**
+   * The body staged on disk, or empty when it is larger than {@code wopi-host.max-file-size}: at
+   * once when {@code Content-Length} says so, else after reading one byte past the limit.
+   */
+  private Optional<StagedContent> readBody(HttpServletRequest request) throws IOException {
     long max = props.maxFileSize().toBytes();
-    try (InputStream in = request.getInputStream()) {
-      byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, max + 1));
-      return bytes.length > max ? Optional.empty() : Optional.of(bytes);
+    if (request.getContentLengthLong() > max) {
+      return Optional.empty();
     }
+    try (InputStream in = request.getInputStream()) {
+      return store.stage(in, max);
+    }
+  }
+
+  private static <T> ResponseEntity<T> tooLarge() {
+    return ResponseEntity.status(HttpStatus.PAYLOAD_TOO_LARGE).build();
   }
 
   private AccessTokens.Claims authenticate(String id, HttpServletRequest request) {
     if (!FileIds.isValid(id)) {
       throw new InvalidFileIdException();
+    }
+    Optional<String> repeated = SingleValuedHeaders.firstRepeated(request);
+    if (repeated.isPresent()) {
+      throw new RepeatedHeaderException(repeated.get());
     }
     return auth.authenticate(request, id);
   }
@@ -380,6 +411,14 @@ public class WopiFilesController {
     return ResponseEntity.notFound().build();
   }
 
+  @ExceptionHandler(RepeatedHeaderException.class)
+  ResponseEntity<Void> repeatedHeader(RepeatedHeaderException e) {
+    return ResponseEntity.badRequest()
+        .header("X-WOPI-LockFailureReason", e.getMessage())
+        .cacheControl(noStore())
+        .build();
+  }
+
   @ExceptionHandler(WopiAuthException.class)
   ResponseEntity<Void> rejected(WopiAuthException e) {
     return ResponseEntity.status(e.status()).build();
@@ -399,6 +438,15 @@ public class WopiFilesController {
 
     InvalidFileIdException() {
       super("invalid file id", null, false, false);
+    }
+  }
+
+  /** A header the host acts on was sent more than once: answered 400, nothing else is done. */
+  static final class RepeatedHeaderException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    RepeatedHeaderException(String header) {
+      super(header + " was sent more than once; send it exactly once", null, false, false);
     }
   }
 }
