@@ -30,8 +30,14 @@ package io.hostloom.jdbc;
 final class LockStatements {
   private static final String NOW = "statement_timestamp()";
 
+  /**
+   * Time left, read when the row is returned ({@code clock_timestamp()}), not when the statement
+   * started: a statement that started before a competing grant and waited for its row lock would
+   * otherwise report more time left than that grant's lease. The Java side floors it at 1 us.
+   */
   private static final String REMAINING_MICROS =
-      "((extract(epoch FROM t.expires_at) - extract(epoch FROM " + NOW + ")) * 1000000)::bigint";
+      "((extract(epoch FROM t.expires_at) - extract(epoch FROM clock_timestamp())) * 1000000)"
+          + "::bigint";
 
   /** Parameters: key, owner, data, lease millis. Columns: owner, data, fencing_token, micros. */
   final String acquire;

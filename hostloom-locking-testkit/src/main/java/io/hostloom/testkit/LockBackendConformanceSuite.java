@@ -803,7 +803,11 @@ public abstract class LockBackendConformanceSuite {
     }
   }
 
-  /** Real threads on two instances contend; a history checker watches. */
+  /**
+   * Real threads on two instances contend; a {@link HistoryChecker} watches what they observed
+   * (each grant with the send time of its acquire and the time its reply was seen): no overlapping
+   * holds, tokens increasing in send order and in grant order.
+   */
   @Nested
   public class Contention {
     @Test
@@ -886,6 +890,7 @@ public abstract class LockBackendConformanceSuite {
         pool.shutdownNow();
       }
       HistoryReport report = history.check();
+      // OVERLAP, TOKEN_ORDER and GRANT_ORDER (a token drawn before the grant was decided)
       report.assertNoViolations();
       assertThat(report.holds()).isEqualTo((long) threads * rounds);
       long sum = 0;

@@ -176,8 +176,15 @@ public final class LockHistory implements AutoCloseable {
 
     /** Records that the holder stops relying on the lock, now; call before sending the release. */
     public void exit() {
-      long at = now();
-      record(new LockEvent(LockEvent.Type.EXIT, key, holder, fencingToken, at, at, 0));
+      exit(now());
+    }
+
+    /**
+     * Records that the holder stopped relying on the lock at {@code atNanos}, e.g. when the release
+     * was sent before the grant arrived (the hold is then empty, and never relied upon).
+     */
+    public void exit(long atNanos) {
+      record(new LockEvent(LockEvent.Type.EXIT, key, holder, fencingToken, atNanos, atNanos, 0));
     }
 
     public long fencingToken() {

@@ -107,11 +107,101 @@ class HistoryCheckerTest {
 
   @Test
   void concurrentRequestsMayBeGrantedInEitherOrder() {
+    enter("a", 5, 0, 30, 100); // requested first, granted second (waited for b)
+    exit("a", 5, 40);
+    enter("b", 3, 5, 10, 100);
+    exit("b", 3, 20);
+    assertThat(check().ok()).isTrue();
+  }
+
+  @Test
+  void aGrantSeenAfterAnotherWithASmallerTokenIsAGrantOrderInversion() {
+    // the PostgreSQL finding: a drew its token, b was granted, used and released the key, then a
+    // was granted with the older token; the holds never overlap and a was requested first
+    enter("a", 921, 0, 30, 100);
+    exit("a", 921, 40);
+    enter("b", 925, 15, 20, 100);
+    exit("b", 925, 25);
+
+    HistoryReport r = check();
+
+    assertThat(r.violations())
+        .extracting(HistoryReport.Violation::kind)
+        .containsExactly(Kind.GRANT_ORDER);
+    assertThat(r.violationCount(Kind.GRANT_ORDER)).isEqualTo(1);
+    assertThat(r.violationCount(Kind.OVERLAP)).isZero();
+    assertThat(r.violations().get(0).description())
+        .contains("a(token 921)", "b(token 925)", "10 ns after", "requested 15 ns before");
+    assertThat(r.summary()).endsWith("1 violations (1 GRANT_ORDER)");
+    assertThatThrownBy(r::assertNoViolations).hasMessageContaining("GRANT_ORDER on key 'k'");
+  }
+
+  @Test
+  void overlappingRequestWindowsAreFineWhenTokensFollowTheGrantOrder() {
+    // three requests in flight together, answered in another order than sent
+    enter("a", 12, 0, 40, 100);
+    exit("a", 12, 45);
+    enter("b", 10, 5, 10, 100);
+    exit("b", 10, 15);
+    enter("c", 11, 2, 25, 100);
+    exit("c", 11, 30);
+    assertThat(check().ok()).isTrue();
+  }
+
+  @Test
+  void grantsSeenAtTheSameInstantAreNotOrdered() {
+    enter("a", 5, 0, 10, 100);
+    exit("a", 5, 10); // left at once: an empty hold
+    enter("b", 3, 2, 10, 100);
+    exit("b", 3, 12);
+    assertThat(check().ok()).isTrue();
+  }
+
+  @Test
+  void aGrantHeardAfterItsLeaseOrReleasedBeforeItWasSeenIsNotRelied() {
     enter("a", 5, 0, 10, 100);
     exit("a", 5, 20);
-    enter("b", 3, 5, 30, 100); // sent before a's grant was seen: b may have been granted first
-    exit("b", 3, 50);
-    assertThat(check().ok()).isTrue();
+    enter("late", 3, 5, 105, 100); // heard at sent + lease: the kernel rejects it
+    assertThat(check().ok()).as("late reply").isTrue();
+
+    events.clear();
+    enter("a", 5, 0, 10, 100);
+    exit("a", 5, 20);
+    enter("early", 3, 5, 30, 100);
+    exit("early", 3, 8); // its release was sent before the grant arrived
+    assertThat(check().ok()).as("released early").isTrue();
+
+    events.clear();
+    enter("a", 5, 0, 10, 100);
+    exit("a", 5, 20);
+    enter("relied", 3, 5, 104, 100); // heard just within its lease
+    exit("relied", 3, 110);
+    assertThat(check().violations())
+        .extracting(HistoryReport.Violation::kind)
+        .containsExactly(Kind.GRANT_ORDER);
+  }
+
+  @Test
+  void aGrantOrderInversionIsReportedOnceAndAgainstEveryEarlierGrant() {
+    enter("a", 5, 0, 10, 100);
+    exit("a", 5, 12);
+    enter("b", 7, 1, 20, 100);
+    exit("b", 7, 22);
+    enter("c", 6, 2, 30, 100); // smaller than b's, though larger than a's
+    exit("c", 6, 32);
+    enter("d", 4, 40, 50, 100); // requested after b was seen: the send-order rule reports it
+    exit("d", 4, 52);
+
+    HistoryReport r = check();
+
+    assertThat(r.violations())
+        .extracting(HistoryReport.Violation::kind)
+        .containsExactlyInAnyOrder(Kind.GRANT_ORDER, Kind.TOKEN_ORDER);
+    assertThat(r.violations())
+        .filteredOn(v -> v.kind() == Kind.GRANT_ORDER)
+        .singleElement()
+        .satisfies(
+            v -> assertThat(v.description()).startsWith("c(token 6)").contains("b(token 7)"));
   }
 
   @Test

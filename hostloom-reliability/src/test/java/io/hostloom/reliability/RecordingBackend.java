@@ -13,7 +13,6 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -41,8 +40,9 @@ final class RecordingBackend implements LockBackend, ReleaseSignal {
   private final String label;
   private final AtomicLong serial = new AtomicLong();
   private final Map<String, Held> holds = new ConcurrentHashMap<>(); // key + NUL + owner
-  // releases sent before their grant arrived (a lock closed with an acquisition in flight)
-  private final Set<String> releasedEarly = ConcurrentHashMap.newKeySet();
+  // when releases were sent before their grant arrived (a lock closed with an acquisition in
+  // flight)
+  private final Map<String, Long> releasedEarly = new ConcurrentHashMap<>();
   private final AtomicLong calls = new AtomicLong();
   private final Map<LockFailureKind, AtomicLong> failures = new EnumMap<>(LockFailureKind.class);
 
@@ -111,7 +111,7 @@ final class RecordingBackend implements LockBackend, ReleaseSignal {
     if (h != null) {
       h.hold().exit(); // the holder stops relying on the lock before the release can act
     } else {
-      releasedEarly.add(id(key, owner));
+      releasedEarly.put(id(key, owner), LockHistory.now());
     }
     CompletableFuture<Boolean> f = delegate.release(key, owner);
     calls.incrementAndGet();
@@ -174,9 +174,10 @@ final class RecordingBackend implements LockBackend, ReleaseSignal {
             return h;
           }
           String holder = label + "-" + serial.incrementAndGet();
-          if (releasedEarly.remove(k)) {
-            // nobody relies on a grant whose release was already sent
-            history.enter(key, holder + GrantOrderCheck.RELEASED_EARLY, token, sent, lease).exit();
+          Long releaseSent = releasedEarly.remove(k);
+          if (releaseSent != null) {
+            // nobody relies on a grant whose release was already sent: an exit before the grant
+            history.enter(key, holder, token, sent, lease).exit(releaseSent);
             return null;
           }
           return new Held(history.enter(key, holder, token, sent, lease), token);
