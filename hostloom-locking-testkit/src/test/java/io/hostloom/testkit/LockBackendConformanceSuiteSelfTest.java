@@ -5,11 +5,9 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 
 import io.hostloom.locking.memory.InMemoryLockBackend;
 import io.hostloom.locking.spi.AcquireOutcome;
-import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.ReplaceOutcome;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -102,38 +100,9 @@ class LockBackendConformanceSuiteSelfTest {
   // ------------------------------------------------------------ broken backends
 
   /** Forwards everything; subclasses plant one defect. */
-  abstract static class Forwarding implements LockBackend {
-    final LockBackend delegate;
-
+  abstract static class Forwarding extends ForwardingLockBackend {
     Forwarding(LockBackend delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public CompletableFuture<AcquireOutcome> acquire(
-        String key, String owner, String data, Duration lease) {
-      return delegate.acquire(key, owner, data, lease);
-    }
-
-    @Override
-    public CompletableFuture<Boolean> extend(String key, String owner, Duration lease) {
-      return delegate.extend(key, owner, lease);
-    }
-
-    @Override
-    public CompletableFuture<Boolean> release(String key, String owner) {
-      return delegate.release(key, owner);
-    }
-
-    @Override
-    public CompletableFuture<ReplaceOutcome> replace(
-        String key, String expectedOwner, String newOwner, String newData, Duration lease) {
-      return delegate.replace(key, expectedOwner, newOwner, newData, lease);
-    }
-
-    @Override
-    public CompletableFuture<Optional<LeaseRecord>> read(String key) {
-      return delegate.read(key);
+      super(delegate);
     }
   }
 

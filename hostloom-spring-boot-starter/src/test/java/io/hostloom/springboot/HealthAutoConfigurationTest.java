@@ -4,15 +4,11 @@ import static io.hostloom.springboot.HostloomAutoConfigurationTest.ALL;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hostloom.locking.memory.InMemoryLockBackend;
-import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.BackendHealth;
 import io.hostloom.locking.spi.BackendHealthProbe;
-import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
-import io.hostloom.locking.spi.ReplaceOutcome;
 import io.hostloom.springboot.health.HostloomHealthIndicator;
-import java.time.Duration;
-import java.util.Optional;
+import io.hostloom.testkit.ForwardingLockBackend;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.health.Health;
@@ -83,41 +79,17 @@ class HealthAutoConfigurationTest {
   }
 
   /** An in-memory store with a health probe whose answer the test sets. */
-  static final class ProbedBackend implements LockBackend, BackendHealthProbe {
-    final InMemoryLockBackend delegate = new InMemoryLockBackend();
+  static final class ProbedBackend extends ForwardingLockBackend implements BackendHealthProbe {
     volatile CompletableFuture<BackendHealth> answer =
         CompletableFuture.completedFuture(BackendHealth.healthy("ok"));
+
+    ProbedBackend() {
+      super(new InMemoryLockBackend());
+    }
 
     @Override
     public CompletableFuture<BackendHealth> checkHealth() {
       return answer;
-    }
-
-    @Override
-    public CompletableFuture<AcquireOutcome> acquire(
-        String key, String owner, String data, Duration lease) {
-      return delegate.acquire(key, owner, data, lease);
-    }
-
-    @Override
-    public CompletableFuture<Boolean> extend(String key, String owner, Duration lease) {
-      return delegate.extend(key, owner, lease);
-    }
-
-    @Override
-    public CompletableFuture<Boolean> release(String key, String owner) {
-      return delegate.release(key, owner);
-    }
-
-    @Override
-    public CompletableFuture<ReplaceOutcome> replace(
-        String key, String expectedOwner, String newOwner, String newData, Duration lease) {
-      return delegate.replace(key, expectedOwner, newOwner, newData, lease);
-    }
-
-    @Override
-    public CompletableFuture<Optional<LeaseRecord>> read(String key) {
-      return delegate.read(key);
     }
 
     @Override
