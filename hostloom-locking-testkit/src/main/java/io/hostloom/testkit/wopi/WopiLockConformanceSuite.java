@@ -782,6 +782,15 @@ public abstract class WopiLockConformanceSuite {
   // ------------------------------------------------------------------------------------------
   // Parallel races from real threads over two host instances
 
+  /** Every failed result of a race names the winner's lock id (so a host answers 409 with it). */
+  private static void assertEveryLoserReports(List<WopiLockResult> results, String winner) {
+    for (WopiLockResult r : results) {
+      if (!r.success()) {
+        assertFailedWith(r, winner);
+      }
+    }
+  }
+
   @Test
   void parallelAddsOfDifferentIdsHaveOneWinnerThatEveryLoserReports() {
     for (int round = 0; round < raceRounds(); round++) {
@@ -789,11 +798,7 @@ public abstract class WopiLockConformanceSuite {
       List<WopiLockResult> results =
           race(i -> () -> instance(i).add(file, "client-" + i), raceThreads());
       String winner = onlyWinner(results, i -> "client-" + i);
-      for (WopiLockResult r : results) {
-        if (!r.success()) {
-          assertFailedWith(r, winner);
-        }
-      }
+      assertEveryLoserReports(results, winner);
       assertThat(lockOf(first(), file).lockId()).isEqualTo(winner);
     }
   }
@@ -806,11 +811,7 @@ public abstract class WopiLockConformanceSuite {
       List<WopiLockResult> results =
           race(i -> () -> instance(i).unlockAndRelock(file, "new-" + i, "old"), raceThreads());
       String winner = onlyWinner(results, i -> "new-" + i);
-      for (WopiLockResult r : results) {
-        if (!r.success()) {
-          assertFailedWith(r, winner);
-        }
-      }
+      assertEveryLoserReports(results, winner);
       assertThat(lockOf(second(), file).lockId()).isEqualTo(winner);
     }
   }
