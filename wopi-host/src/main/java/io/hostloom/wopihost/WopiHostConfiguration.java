@@ -5,7 +5,10 @@ import io.hostloom.wopihost.files.SampleDocuments;
 import io.hostloom.wopihost.security.AccessTokens;
 import io.hostloom.wopihost.security.DiscoveryClient;
 import io.hostloom.wopihost.security.WopiRequestAuthenticator;
+import io.hostloom.wopihost.web.DemoTokenGate;
+import io.hostloom.wopihost.web.HostHeaderFilter;
 import io.hostloom.wopihost.web.HostUrls;
+import io.hostloom.wopihost.web.SecurityHeadersFilter;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -50,10 +53,11 @@ public class WopiHostConfiguration {
     return new AccessTokens(secret, clock);
   }
 
-  @Bean
+  @Bean(initMethod = "start", destroyMethod = "close")
   @ConditionalOnProperty(prefix = "wopi-host", name = "discovery-url")
-  DiscoveryClient discoveryClient(WopiHostProperties props, Clock clock) {
-    return new DiscoveryClient(props.discoveryUrl(), clock);
+  DiscoveryClient discoveryClient(WopiHostProperties props) {
+    return new DiscoveryClient(
+        props.discoveryUrl(), props.discoveryAllowInsecureLocalhost(), props.discoveryTimeout());
   }
 
   @Bean
@@ -69,5 +73,20 @@ public class WopiHostConfiguration {
   @Bean
   HostUrls hostUrls(WopiHostProperties props) {
     return new HostUrls(Optional.ofNullable(props.publicUrl()));
+  }
+
+  @Bean
+  HostHeaderFilter hostHeaderFilter(WopiHostProperties props) {
+    return new HostHeaderFilter(Optional.ofNullable(props.publicUrl()));
+  }
+
+  @Bean
+  SecurityHeadersFilter securityHeadersFilter() {
+    return new SecurityHeadersFilter();
+  }
+
+  @Bean
+  DemoTokenGate demoTokenGate(WopiHostProperties props) {
+    return new DemoTokenGate(props.demoTokens());
   }
 }

@@ -1,5 +1,6 @@
 package io.hostloom.wopihost;
 
+import io.hostloom.wopihost.security.DiscoveryClient;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,13 +18,25 @@ import org.springframework.util.unit.DataSize;
  *     accept each other's tokens
  * @param tokenTtl how long an issued token is valid
  * @param publicUrl the base URL WOPI clients use to reach this host (scheme://host:port), used in
- *     WOPISrc values, links and proof-key checks; when unset it is taken from each request
- * @param discoveryUrl a WOPI client's discovery URL; when set, "open" links are offered and every
- *     WOPI request must carry valid proof keys
+ *     WOPISrc values, {@code FileUrl}/{@code Url}, links and proof-key checks, never taken from
+ *     request headers; when set, requests whose {@code Host} is neither its host nor a loopback
+ *     name are refused (421). When unset, URLs are built from each request
+ * @param discoveryUrl a WOPI client's discovery URL ({@code https}); when set, "open" links are
+ *     offered and every WOPI request must carry valid proof keys
+ * @param discoveryAllowInsecureLocalhost whether a {@code http} discovery (and action) URL is
+ *     accepted for a loopback host: for tests only
+ * @param discoveryTimeout the bound of one discovery fetch, connection and body included
  * @param user the user that tokens printed at start-up and issued by "open" links are for
  * @param maxFileSize the largest PutFile/PutRelativeFile body accepted (larger: 413, and nothing is
  *     written); bodies are streamed to disk, so this bounds disk use per request, not memory
- * @param allowRemoteTokenRequests whether {@code /api/token} answers non-loopback clients
+ * @param maxUploadTime the longest a PutFile/PutRelativeFile body may take to arrive (longer: 408,
+ *     nothing written); each single read is also bounded by the server's connection timeout
+ * @param maxFolderSize the most the documents folder may hold; a PutFile or PutRelativeFile that
+ *     would take it above is refused (507) and writes nothing
+ * @param demoTokens whether the demo door is open: {@code /api/token}, {@code /open/{id}} and the
+ *     lock ids, folder and client on {@code /api/files}, for direct loopback requests only (never
+ *     through a proxy: any forwarding header closes it). Off by default; {@code scripts/run.sh}
+ *     turns it on
  */
 @ConfigurationProperties("wopi-host")
 public record WopiHostProperties(
@@ -32,17 +45,43 @@ public record WopiHostProperties(
     @DefaultValue("10h") Duration tokenTtl,
     URI publicUrl,
     URI discoveryUrl,
+    @DefaultValue("false") boolean discoveryAllowInsecureLocalhost,
+    @DefaultValue("10s") Duration discoveryTimeout,
     @DefaultValue("demo") String user,
     @DefaultValue("100MB") DataSize maxFileSize,
-    @DefaultValue("false") boolean allowRemoteTokenRequests) {
+    @DefaultValue("5m") Duration maxUploadTime,
+    @DefaultValue("1GB") DataSize maxFolderSize,
+    @DefaultValue("false") boolean demoTokens) {
 
   /**
-   * @throws IllegalArgumentException when {@code maxFileSize} is negative
+   * @throws IllegalArgumentException when {@code maxFileSize} or {@code maxFolderSize} is negative,
+   *     {@code maxUploadTime} or {@code discoveryTimeout} is not positive, {@code publicUrl} has no
+   *     scheme or host, or {@code discoveryUrl} is not {@code https} ({@link
+   *     DiscoveryClient#checkUrl})
    */
   public WopiHostProperties {
     if (maxFileSize != null && maxFileSize.isNegative()) {
       throw new IllegalArgumentException(
           "wopi-host.max-file-size must be >= 0 but was " + maxFileSize);
+    }
+    if (maxFolderSize != null && maxFolderSize.isNegative()) {
+      throw new IllegalArgumentException(
+          "wopi-host.max-folder-size must be >= 0 but was " + maxFolderSize);
+    }
+    if (maxUploadTime != null && (maxUploadTime.isNegative() || maxUploadTime.isZero())) {
+      throw new IllegalArgumentException(
+          "wopi-host.max-upload-time must be positive but was " + maxUploadTime);
+    }
+    if (discoveryTimeout != null && (discoveryTimeout.isNegative() || discoveryTimeout.isZero())) {
+      throw new IllegalArgumentException(
+          "wopi-host.discovery-timeout must be positive but was " + discoveryTimeout);
+    }
+    if (publicUrl != null && (publicUrl.getScheme() == null || publicUrl.getHost() == null)) {
+      throw new IllegalArgumentException(
+          "wopi-host.public-url must be scheme://host[:port] but was " + publicUrl);
+    }
+    if (discoveryUrl != null) {
+      DiscoveryClient.checkUrl(discoveryUrl, discoveryAllowInsecureLocalhost);
     }
   }
 }

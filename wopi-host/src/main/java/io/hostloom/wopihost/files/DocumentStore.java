@@ -92,6 +92,14 @@ public final class DocumentStore {
     return docs;
   }
 
+  /**
+   * The bytes the documents take, the sum of {@link #list()}'s sizes (host bookkeeping and staged
+   * uploads not counted). Read from the folder on each call, so it sees other instances' writes.
+   */
+  public long totalSize() {
+    return list().stream().mapToLong(Document::size).sum();
+  }
+
   /** The document with {@code id}, or empty when the id is invalid or no such file exists. */
   public Optional<Document> find(String id) {
     Optional<Path> path = FileIds.resolve(root, id);

@@ -56,12 +56,27 @@ public final class AccessTokens {
    *     non-positive ttl
    */
   public String issue(String user, String fileId, Duration ttl) {
+    return issue(user, fileId, ttl, Instant.MAX);
+  }
+
+  /**
+   * Issues a token minted from another token: valid for {@code ttl} from now, but never after
+   * {@code source}'s expiry, so a chain of minted tokens cannot outlive the token it started from.
+   *
+   * @throws IllegalArgumentException as {@link #issue(String, String, Duration)}
+   */
+  public String issueFrom(Claims source, String fileId, Duration ttl) {
+    return issue(source.user(), fileId, ttl, source.expiry());
+  }
+
+  private String issue(String user, String fileId, Duration ttl, Instant notAfter) {
     checkField("user", user);
     checkField("fileId", fileId);
     if (ttl.isNegative() || ttl.isZero()) {
       throw new IllegalArgumentException("ttl must be positive but was " + ttl);
     }
-    long expiry = clock.instant().plus(ttl).getEpochSecond();
+    Instant full = clock.instant().plus(ttl);
+    long expiry = (full.isAfter(notAfter) ? notAfter : full).getEpochSecond();
     byte[] payload =
         String.join("\n", VERSION, user, fileId, Long.toString(expiry))
             .getBytes(StandardCharsets.UTF_8);

@@ -17,11 +17,15 @@ import java.util.Optional;
  * len(URL) URL-uppercased len(8) timestamp}, lengths as 4-byte and the timestamp as an 8-byte
  * big-endian integer, strings in UTF-8. A request is genuine when the proof verifies with the
  * current key, or the old proof with the current key, or the proof with the old key (key rotation);
- * and its timestamp is no older than {@link #MAX_AGE}.
+ * and its timestamp is no older than {@link #MAX_AGE} and at most {@link #MAX_CLOCK_SKEW} in the
+ * future (a proof dated ahead would otherwise stay replayable for longer than {@code MAX_AGE}).
  */
 public final class ProofKeys {
   /** The oldest timestamp accepted. */
   public static final Duration MAX_AGE = Duration.ofMinutes(20);
+
+  /** How far ahead of this host's clock a timestamp may be (the client's clock may be ahead). */
+  public static final Duration MAX_CLOCK_SKEW = Duration.ofMinutes(5);
 
   /** .NET ticks (100 ns since 0001-01-01T00:00Z) at the Unix epoch. */
   private static final long EPOCH_TICKS = 621_355_968_000_000_000L;
@@ -33,6 +37,7 @@ public final class ProofKeys {
     VALID,
     MISSING_HEADERS,
     STALE_TIMESTAMP,
+    FUTURE_TIMESTAMP,
     INVALID_SIGNATURE
   }
 
@@ -65,6 +70,9 @@ public final class ProofKeys {
     Instant sent = fromTicks(ticks);
     if (sent.isBefore(now.minus(MAX_AGE))) {
       return Verdict.STALE_TIMESTAMP;
+    }
+    if (sent.isAfter(now.plus(MAX_CLOCK_SKEW))) {
+      return Verdict.FUTURE_TIMESTAMP;
     }
     byte[] expected = proofData(accessToken, url, ticks);
     Optional<PublicKey> current = keys.proofKey();

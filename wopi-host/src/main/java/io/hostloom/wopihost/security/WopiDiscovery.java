@@ -3,6 +3,8 @@ package io.hostloom.wopihost.security;
 import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigInteger;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -65,11 +67,24 @@ public record WopiDiscovery(
   }
 
   /**
-   * Parses a discovery document. External entities and DTDs are refused.
+   * Parses a discovery document, keeping only {@code https} actions. External entities and DTDs are
+   * refused.
    *
    * @throws IOException when the document cannot be read or is not discovery XML
    */
   public static WopiDiscovery parse(InputStream xml) throws IOException {
+    return parse(xml, false);
+  }
+
+  /**
+   * Parses a discovery document. Actions whose URL is not {@link DiscoveryClient#isAcceptable
+   * acceptable} ({@code javascript:}, {@code data:}, plain {@code http} elsewhere than loopback
+   * with {@code allowInsecureLocalhost}) are dropped. External entities and DTDs are refused.
+   *
+   * @throws IOException when the document cannot be read or is not discovery XML
+   */
+  public static WopiDiscovery parse(InputStream xml, boolean allowInsecureLocalhost)
+      throws IOException {
     Document doc;
     try {
       DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
@@ -101,6 +116,9 @@ public record WopiDiscovery(
       NodeList as = app.getElementsByTagName("action");
       for (int j = 0; j < as.getLength(); j++) {
         Element a = (Element) as.item(j);
+        if (!isAcceptableAction(a.getAttribute("urlsrc"), allowInsecureLocalhost)) {
+          continue;
+        }
         actions.add(
             new Action(
                 app.getAttribute("name"),
@@ -110,6 +128,15 @@ public record WopiDiscovery(
       }
     }
     return new WopiDiscovery(current, old, actions);
+  }
+
+  private static boolean isAcceptableAction(String urlsrc, boolean allowInsecureLocalhost) {
+    try {
+      return DiscoveryClient.isAcceptable(
+          new URI(urlsrc.replaceAll("<[^>]*>", "").strip()), allowInsecureLocalhost);
+    } catch (URISyntaxException e) {
+      return urlsrc.strip().regionMatches(true, 0, "https://", 0, 8); // odd characters later on
+    }
   }
 
   private static Optional<PublicKey> rsaKey(String modulus, String exponent) throws IOException {

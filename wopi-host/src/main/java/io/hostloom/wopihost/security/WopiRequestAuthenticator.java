@@ -3,8 +3,11 @@ package io.hostloom.wopihost.security;
 import io.hostloom.wopihost.security.ProofKeys.Verdict;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,9 +15,18 @@ import org.slf4j.LoggerFactory;
  * Checks that a WOPI request may touch a file: a valid access token for exactly that file (from the
  * {@code access_token} query parameter, else an {@code Authorization: Bearer} header), and, when a
  * WOPI client's discovery is configured, valid proof keys.
+ *
+ * <p>The token is read from the raw query string only, never through {@code getParameter}: that
+ * would let the container parse (and so consume, and wait for) a form-encoded request body before
+ * the token is checked, and would accept a token sent in a form body. The token never appears in
+ * the logs: URLs are logged with {@code access_token} redacted.
  */
 public final class WopiRequestAuthenticator {
   private static final Logger log = LoggerFactory.getLogger(WopiRequestAuthenticator.class);
+
+  private static final String ACCESS_TOKEN = "access_token";
+  private static final Pattern REDACT =
+      Pattern.compile("([?&]" + ACCESS_TOKEN + "=)[^&#]*", Pattern.CASE_INSENSITIVE);
 
   private final AccessTokens tokens;
   private final Optional<DiscoveryClient> discovery;
@@ -57,11 +69,12 @@ public final class WopiRequestAuthenticator {
     }
     String url = requestUrl(request);
     Verdict verdict = verify(request, token, url, keys.get());
-    if (verdict == Verdict.INVALID_SIGNATURE && client.refresh()) {
-      verdict = verify(request, token, url, client.get().orElseThrow());
+    if (verdict == Verdict.INVALID_SIGNATURE) {
+      client.requestRefresh(); // the keys may have rotated twice: the client's retry uses new ones
     }
     if (verdict != Verdict.VALID) {
-      log.warn("Rejected WOPI request {} {}: proof keys {}", request.getMethod(), url, verdict);
+      log.warn(
+          "Rejected WOPI request {} {}: proof keys {}", request.getMethod(), redact(url), verdict);
       throw WopiAuthException.proofFailed("proof key check failed: " + verdict);
     }
   }
@@ -92,7 +105,7 @@ public final class WopiRequestAuthenticator {
   }
 
   private static String token(HttpServletRequest request) {
-    String query = request.getParameter("access_token");
+    String query = queryToken(request.getQueryString());
     if (query != null && !query.isEmpty()) {
       return query;
     }
@@ -101,6 +114,35 @@ public final class WopiRequestAuthenticator {
       return auth.substring(7).strip();
     }
     return null;
+  }
+
+  /** The one {@code access_token} of a raw query string; null when absent, twice or undecodable. */
+  static String queryToken(String query) {
+    if (query == null) {
+      return null;
+    }
+    String found = null;
+    for (String pair : query.split("&", -1)) {
+      int eq = pair.indexOf('=');
+      String name = eq < 0 ? pair : pair.substring(0, eq);
+      if (!ACCESS_TOKEN.equals(name)) {
+        continue;
+      }
+      if (found != null) {
+        return null; // two tokens: ambiguous, so none
+      }
+      try {
+        found = URLDecoder.decode(eq < 0 ? "" : pair.substring(eq + 1), StandardCharsets.UTF_8);
+      } catch (IllegalArgumentException e) {
+        return null;
+      }
+    }
+    return found;
+  }
+
+  /** {@code url} with the value of every {@code access_token} parameter replaced, for logs. */
+  public static String redact(String url) {
+    return REDACT.matcher(url).replaceAll("$1REDACTED");
   }
 
   private static String stripTrailingSlash(String s) {

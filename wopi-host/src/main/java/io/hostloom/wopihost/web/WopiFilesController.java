@@ -13,6 +13,7 @@ import io.hostloom.wopihost.security.AccessTokens;
 import io.hostloom.wopihost.security.WopiAuthException;
 import io.hostloom.wopihost.security.WopiRequestAuthenticator;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.Channels;
@@ -45,9 +46,22 @@ import org.springframework.web.bind.annotation.RestController;
  * <p>Order of checks on every request: a file id that could leave the documents folder is 404
  * without touching the file system; a header the host acts on that appears twice is 400 ({@link
  * SingleValuedHeaders}); then the access token (401) and proof keys (500); then the file's
- * existence (404). Request bodies (PutFile, PutRelativeFile) larger than {@code
- * wopi-host.max-file-size} are 413: they are streamed to a temporary file that stops one byte past
- * the limit, so neither memory nor the document changes.
+ * existence (404). A request body is read only after all of these (the token comes from the query
+ * string or the {@code Authorization} header, never from a body), as raw bytes whatever its {@code
+ * Content-Type}. Bodies (PutFile, PutRelativeFile) larger than {@code wopi-host.max-file-size} are
+ * 413: they are streamed to a temporary file that stops one byte past the limit, so neither memory
+ * nor the document changes; a body that takes longer than {@code wopi-host.max-upload-time} is 408;
+ * one that would take the folder above {@code wopi-host.max-folder-size} is 507.
+ *
+ * <p><b>Authorization.</b> A token grants its user the file it names and nothing else. The only
+ * operation that could touch a second file is PutRelativeFile with {@code X-WOPI-RelativeTarget}
+ * naming an existing file: this host has no permission model to ask whether the user may write that
+ * file, so the overwrite is refused (409, with a free name in {@code X-WOPI-ValidRelativeTarget})
+ * unless the target is the token's own file. RenameFile changes the display name of the token's
+ * file only (the id, and every other file, stay as they are), and a name another file already shows
+ * is refused. Tokens the host mints ({@code FileUrl}, PutRelativeFile's {@code Url}) are for the
+ * token's own file or a file this request created, and expire no later than the token they were
+ * minted from.
  */
 @RestController
 @RequestMapping("/wopi/files")
@@ -113,7 +127,7 @@ public class WopiFilesController {
         "FileUrl",
         HostUrls.wopiSrc(urls.base(request), id)
             + "/contents?access_token="
-            + HostUrls.encodeQuery(tokens.issue(claims.user(), id, props.tokenTtl())));
+            + HostUrls.encodeQuery(tokens.issueFrom(claims, id, props.tokenTtl())));
     return ResponseEntity.ok().cacheControl(noStore()).body(info);
   }
 
@@ -172,6 +186,9 @@ public class WopiFilesController {
       return tooLarge();
     }
     try (StagedContent content = body.get()) {
+      if (overQuota(content, doc.get().size())) {
+        return insufficientStorage();
+      }
       Optional<Document> written = store.write(id, content);
       if (written.isEmpty()) {
         return ResponseEntity.notFound().build();
@@ -222,10 +239,16 @@ public class WopiFilesController {
     if (requested == null) {
       return ResponseEntity.badRequest().build();
     }
-    String name = Utf7.decode(requested);
-    if (!FileIds.isValid(name + doc.extension())) {
+    Optional<String> decoded = decodeName(requested);
+    if (decoded.isEmpty() || !FileIds.isValid(decoded.get() + doc.extension())) {
       return ResponseEntity.badRequest()
           .header("X-WOPI-InvalidFileNameError", "The requested name is not a valid file name")
+          .build();
+    }
+    String name = decoded.get();
+    if (shownByAnotherFile(name + doc.extension(), doc.id())) {
+      return ResponseEntity.badRequest()
+          .header("X-WOPI-InvalidFileNameError", "Another file already has this name")
           .build();
     }
     WopiLockResponse check =
@@ -251,8 +274,10 @@ public class WopiFilesController {
 
   /**
    * PutRelativeFile: creates a file beside {@code doc} from the body, named by {@code
-   * X-WOPI-SuggestedTarget} (made unique) or {@code X-WOPI-RelativeTarget} (exact; overwrites only
-   * with {@code X-WOPI-OverwriteRelativeTarget: true} and only an unlocked target).
+   * X-WOPI-SuggestedTarget} (made unique) or {@code X-WOPI-RelativeTarget} (exact). An existing
+   * target is overwritten only with {@code X-WOPI-OverwriteRelativeTarget: true}, only when it is
+   * {@code doc} itself (see the class comment) and only when its lock allows. The target name is
+   * checked before the body is read.
    */
   private ResponseEntity<?> putRelativeFile(
       Document doc, AccessTokens.Claims claims, HttpServletRequest request) throws IOException {
@@ -261,90 +286,105 @@ public class WopiFilesController {
     if ((suggested == null) == (relative == null)) {
       return ResponseEntity.status(HttpStatus.NOT_IMPLEMENTED).build(); // exactly one is required
     }
+    Optional<String> decoded = decodeName(suggested != null ? suggested : relative);
+    if (decoded.isEmpty()) {
+      return ResponseEntity.badRequest().build();
+    }
+    String name = decoded.get();
+    if (suggested != null && name.startsWith(".")) {
+      String base = doc.name();
+      int dot = base.lastIndexOf('.');
+      name = (dot > 0 ? base.substring(0, dot) : base) + name;
+    }
+    if (!FileIds.isValid(name)) {
+      return ResponseEntity.badRequest().build();
+    }
+    Optional<Document> existing = suggested != null ? Optional.empty() : store.find(name);
+    if (existing.isPresent()) {
+      boolean overwrite =
+          "true".equalsIgnoreCase(request.getHeader("X-WOPI-OverwriteRelativeTarget"));
+      if (!overwrite || !existing.get().id().equals(doc.id())) {
+        return ResponseEntity.status(HttpStatus.CONFLICT)
+            .header("X-WOPI-ValidRelativeTarget", Utf7.encode(freeName(name)))
+            .build();
+      }
+      WopiLockResponse check =
+          locks.handle(WopiLockOperation.PUT_RELATIVE_FILE, name, request::getHeader);
+      if (!check.isOk()) {
+        return lockResponse(check, existing.get()).build();
+      }
+    }
     Optional<StagedContent> body = readBody(request);
     if (body.isEmpty()) {
       return tooLarge();
     }
     try (StagedContent content = body.get()) {
-      return putRelativeFile(doc, claims, request, suggested, relative, content);
+      if (overQuota(content, existing.map(Document::size).orElse(0L))) {
+        return insufficientStorage();
+      }
+      Optional<Document> created =
+          suggested != null
+              ? createUnique(name, content)
+              : existing.isPresent() ? store.write(name, content) : store.create(name, content);
+      if (created.isEmpty()) {
+        return ResponseEntity.status(HttpStatus.CONFLICT)
+            .header("X-WOPI-ValidRelativeTarget", Utf7.encode(freeName(name)))
+            .build();
+      }
+      String token = tokens.issueFrom(claims, created.get().id(), props.tokenTtl());
+      String url =
+          HostUrls.wopiSrc(urls.base(request), created.get().id())
+              + "?access_token="
+              + HostUrls.encodeQuery(token);
+      Map<String, Object> result = new LinkedHashMap<>();
+      result.put("Name", created.get().name());
+      result.put("Url", url);
+      return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(result);
     }
   }
 
-  private ResponseEntity<?> putRelativeFile(
-      Document doc,
-      AccessTokens.Claims claims,
-      HttpServletRequest request,
-      String suggested,
-      String relative,
-      StagedContent body) {
-    Document created;
-    if (suggested != null) {
-      String name = Utf7.decode(suggested);
-      if (name.startsWith(".")) {
-        String base = doc.name();
-        int dot = base.lastIndexOf('.');
-        name = (dot > 0 ? base.substring(0, dot) : base) + name;
-      }
-      if (!FileIds.isValid(name)) {
-        return ResponseEntity.badRequest().build();
-      }
-      Optional<Document> made = Optional.empty();
-      for (int n = 0; made.isEmpty() && n < 1000; n++) {
-        made = store.create(n == 0 ? name : numbered(name, n), body);
-      }
-      if (made.isEmpty()) {
-        return ResponseEntity.status(HttpStatus.CONFLICT).build();
-      }
-      created = made.get();
-    } else {
-      String name = Utf7.decode(relative);
-      if (!FileIds.isValid(name)) {
-        return ResponseEntity.badRequest().build();
-      }
-      boolean overwrite =
-          "true".equalsIgnoreCase(request.getHeader("X-WOPI-OverwriteRelativeTarget"));
-      Optional<Document> existing = store.find(name);
-      if (existing.isPresent()) {
-        if (!overwrite) {
-          return ResponseEntity.status(HttpStatus.CONFLICT)
-              .header("X-WOPI-ValidRelativeTarget", freeName(name))
-              .build();
-        }
-        WopiLockResponse check =
-            locks.handle(WopiLockOperation.PUT_RELATIVE_FILE, name, request::getHeader);
-        if (!check.isOk()) {
-          return lockResponse(check, existing.get()).build();
-        }
-        Optional<Document> written = store.write(name, body);
-        if (written.isEmpty()) {
-          return ResponseEntity.status(HttpStatus.CONFLICT).build();
-        }
-        created = written.get();
-      } else {
-        Optional<Document> made = store.create(name, body);
-        if (made.isEmpty()) {
-          return ResponseEntity.status(HttpStatus.CONFLICT)
-              .header("X-WOPI-ValidRelativeTarget", freeName(name))
-              .build();
-        }
-        created = made.get();
+  private Optional<Document> createUnique(String name, StagedContent content) {
+    Optional<Document> made = Optional.empty();
+    for (int n = 0; made.isEmpty() && n < 1000; n++) {
+      String candidate = n == 0 ? name : numbered(name, n);
+      if (FileIds.isValid(candidate)) {
+        made = store.create(candidate, content);
       }
     }
-    String token = tokens.issue(claims.user(), created.id(), props.tokenTtl());
-    String url =
-        HostUrls.wopiSrc(urls.base(request), created.id())
-            + "?access_token="
-            + HostUrls.encodeQuery(token);
-    Map<String, Object> result = new LinkedHashMap<>();
-    result.put("Name", created.name());
-    result.put("Url", url);
-    return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(result);
+    return made;
+  }
+
+  /** A UTF-7 file name header decoded; empty when it is not well-formed UTF-7. */
+  private static Optional<String> decodeName(String header) {
+    try {
+      return Optional.of(Utf7.decode(header));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** Whether a file other than {@code id} has {@code name} as its id or display name. */
+  private boolean shownByAnotherFile(String name, String id) {
+    return store.list().stream()
+        .anyMatch(
+            d ->
+                !d.id().equals(id)
+                    && (d.id().equalsIgnoreCase(name) || d.name().equalsIgnoreCase(name)));
+  }
+
+  /** Whether writing {@code content} in place of {@code replacedBytes} exceeds the folder quota. */
+  private boolean overQuota(StagedContent content, long replacedBytes) {
+    return store.totalSize() - replacedBytes + content.size() > props.maxFolderSize().toBytes();
+  }
+
+  private static <T> ResponseEntity<T> insufficientStorage() {
+    return ResponseEntity.status(HttpStatus.INSUFFICIENT_STORAGE).build();
   }
 
   private String freeName(String name) {
     for (int n = 1; n < 1000; n++) {
       String candidate = numbered(name, n);
-      if (store.find(candidate).isEmpty()) {
+      if (FileIds.isValid(candidate) && store.find(candidate).isEmpty()) {
         return candidate;
       }
     }
@@ -374,7 +414,8 @@ public class WopiFilesController {
     if (request.getContentLengthLong() > max) {
       return Optional.empty();
     }
-    try (InputStream in = request.getInputStream()) {
+    try (InputStream in =
+        new DeadlineInputStream(request.getInputStream(), props.maxUploadTime())) {
       return store.stage(in, max);
     }
   }
@@ -417,6 +458,18 @@ public class WopiFilesController {
         .header("X-WOPI-LockFailureReason", e.getMessage())
         .cacheControl(noStore())
         .build();
+  }
+
+  /**
+   * Answered at once, closing the connection, so the slow sender's remaining body is not awaited.
+   */
+  @ExceptionHandler(DeadlineInputStream.TooSlowException.class)
+  void tooSlow(DeadlineInputStream.TooSlowException e, HttpServletResponse response)
+      throws IOException {
+    response.setStatus(HttpStatus.REQUEST_TIMEOUT.value());
+    response.setHeader(HttpHeaders.CONNECTION, "close");
+    response.setContentLength(0);
+    response.flushBuffer();
   }
 
   @ExceptionHandler(WopiAuthException.class)
