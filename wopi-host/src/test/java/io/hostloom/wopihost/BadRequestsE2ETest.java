@@ -15,17 +15,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -83,52 +77,13 @@ class BadRequestsE2ETest {
     assertThat(wopi.lock(file, token, HELD).status()).isEqualTo(200);
   }
 
-  /** The folder, the reported version and the lock, to compare before and after a bad request. */
-  record State(Map<String, String> disk, String version, String lock) {}
-
-  State state() {
-    Reply info = wopi.checkFileInfo(file, token);
-    assertThat(info.status()).isEqualTo(200);
-    String json = info.text();
-    int at = json.indexOf("\"Version\":\"") + 11;
-    String version = json.substring(at, json.indexOf('"', at));
-    Reply getLock = wopi.getLock(file, token);
-    assertThat(getLock.status()).isEqualTo(200);
-    assertThat(getLock.header("X-WOPI-ItemVersion")).contains(version);
-    return new State(disk(), version, getLock.header("X-WOPI-Lock").orElseThrow());
+  HostSnapshot state() {
+    return HostSnapshot.take(wopi, docs, file, token);
   }
 
-  /** Every regular file under the folder: content hash, size and modification time. */
-  static Map<String, String> disk() {
-    Map<String, String> files = new TreeMap<>();
-    try (Stream<Path> walk = Files.walk(docs)) {
-      for (Path p : (Iterable<Path>) walk::iterator) {
-        if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
-          byte[] content = Files.readAllBytes(p);
-          files.put(
-              docs.relativize(p).toString(),
-              HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content))
-                  + " "
-                  + content.length
-                  + " "
-                  + Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS)
-                      .to(TimeUnit.MICROSECONDS));
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
-    return files;
-  }
-
-  void assertUnchanged(State before) {
-    State after = state();
-    assertThat(after.disk()).isEqualTo(before.disk());
-    assertThat(after.version()).isEqualTo(before.version());
-    assertThat(after.lock()).isEqualTo(HELD);
-    assertThat(Files.exists(docs.resolve(file))).isTrue();
+  void assertUnchanged(HostSnapshot before) {
+    assertThat(before.lock()).isEqualTo(HELD);
+    before.assertUnchanged(wopi, docs, file, token);
   }
 
   String query() {
@@ -191,7 +146,7 @@ class BadRequestsE2ETest {
   @MethodSource("repeatedHeaders")
   void aRepeatedHeaderIsABadRequestNamingItAndChangesNothing(
       String suffix, String repeated, List<Map.Entry<String, String>> headers) {
-    State before = state();
+    HostSnapshot before = state();
     Answer a = RawHttp.post(port, "/wopi/files/" + file + suffix + query(), headers);
     assertThat(a.status()).isEqualTo(400);
     assertThat(a.head())
@@ -223,7 +178,7 @@ class BadRequestsE2ETest {
 
   @Test
   void aLockIdOf1025CharactersIsABadRequestForEveryLockOperationAndChangesNothing() {
-    State before = state();
+    HostSnapshot before = state();
     String tooLong = "x".repeat(1025);
     for (Reply r :
         List.of(
@@ -240,7 +195,7 @@ class BadRequestsE2ETest {
 
   @Test
   void aPutFileWithA1025CharacterLockIsRefusedAndWritesNothing() {
-    State before = state();
+    HostSnapshot before = state();
     Reply r = wopi.putFile(file, token, "x".repeat(1025), "new".getBytes(StandardCharsets.UTF_8));
     assertThat(r.status()).isEqualTo(409); // a lock that long cannot match the held one
     assertUnchanged(before);
@@ -248,7 +203,7 @@ class BadRequestsE2ETest {
 
   @Test
   void aHeaderOver64KiBIsRefusedByTheServerBeforeTheHostActs() {
-    State before = state();
+    HostSnapshot before = state();
     // an UNLOCK whose (huge) lock header starts with the right lock id
     Answer a =
         RawHttp.post(
@@ -263,7 +218,7 @@ class BadRequestsE2ETest {
 
   @Test
   void manyHeadersAddingUpToMoreThanTheLimitAreRefused() {
-    State before = state();
+    HostSnapshot before = state();
     List<Map.Entry<String, String>> headers = new java.util.ArrayList<>();
     headers.add(Map.entry("X-WOPI-Override", "UNLOCK"));
     headers.add(Map.entry("X-WOPI-Lock", HELD));
@@ -287,7 +242,7 @@ class BadRequestsE2ETest {
 
   @Test
   void aPutFileOneByteOverTheLimitIs413AndWritesNothing() {
-    State before = state();
+    HostSnapshot before = state();
     Reply r = wopi.putFile(file, token, HELD, bytes(LIMIT + 1));
     assertThat(r.status()).isEqualTo(413);
     assertUnchanged(before);
@@ -295,7 +250,7 @@ class BadRequestsE2ETest {
 
   @Test
   void aPutFileOverTheLimitWithoutContentLengthIs413AndWritesNothing() {
-    State before = state();
+    HostSnapshot before = state();
     // chunked: the host cannot know the size up front and must stop reading past the limit
     int status = streamed(WopiHttp.url(wopi.base(), file, "/contents", token), 1024 * 1024);
     assertThat(status).isEqualTo(413);
@@ -313,28 +268,24 @@ class BadRequestsE2ETest {
 
   @Test
   void aPutRelativeFileOverTheLimitIs413AndCreatesNothing() {
-    State before = state();
+    HostSnapshot before = state();
     for (Map<String, String> target :
         List.of(
             Map.of("X-WOPI-SuggestedTarget", ".txt"),
             Map.of("X-WOPI-RelativeTarget", "new-" + UUID.randomUUID() + ".docx"),
-            // an overwrite of the (locked) file itself, with its lock
-            Map.of(
-                "X-WOPI-RelativeTarget",
-                file,
-                "X-WOPI-OverwriteRelativeTarget",
-                "true",
-                "X-WOPI-Lock",
-                HELD))) {
+            // an overwrite of the file itself: its lock is checked before the body, as for PutFile
+            Map.of("X-WOPI-RelativeTarget", file, "X-WOPI-OverwriteRelativeTarget", "true"))) {
       Reply r = wopi.putRelative(file, token, target, bytes(LIMIT + 1));
-      assertThat(r.status()).as("%s", target).isEqualTo(413);
+      assertThat(r.status())
+          .as("%s", target)
+          .isEqualTo(target.containsKey("X-WOPI-OverwriteRelativeTarget") ? 409 : 413);
     }
     assertUnchanged(before);
   }
 
   @Test
   void aPutRelativeFileOverTheLimitWithoutContentLengthIs413AndCreatesNothing() {
-    State before = state();
+    HostSnapshot before = state();
     int status =
         streamed(
             WopiHttp.url(wopi.base(), file, "", token),

@@ -29,7 +29,11 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"hostloom.store=memory", "wopi-host.token-secret=page-secret-0123456789"})
+    properties = {
+      "hostloom.store=memory",
+      "wopi-host.token-secret=page-secret-0123456789",
+      "wopi-host.demo-tokens=true" // the page shows lock ids to loopback browsers only then
+    })
 @ActiveProfiles("test")
 class PageChromiumTest {
   @TempDir static Path docs;

@@ -23,9 +23,12 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -38,8 +41,14 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"hostloom.store=memory", "wopi-host.token-secret=proof-secret-0123456789"})
+    properties = {
+      "hostloom.store=memory",
+      "wopi-host.token-secret=proof-secret-0123456789",
+      "wopi-host.demo-tokens=true",
+      "wopi-host.discovery-allow-insecure-localhost=true" // the test's discovery server is http
+    })
 @ActiveProfiles("test")
+@ExtendWith(OutputCaptureExtension.class)
 class ProofKeyE2ETest {
   @TempDir static Path docs;
   static final KeyPair CURRENT = generate();
@@ -126,6 +135,49 @@ class ProofKeyE2ETest {
   }
 
   @Test
+  void aProofDatedBeyondTheClockSkewIsRefusedOneWithinIsServed() {
+    Instant ahead = Instant.now().plus(ProofKeys.MAX_CLOCK_SKEW).plusSeconds(60);
+    assertThat(WopiHttp.get(url, proof(CURRENT, null, url, ahead)).status()).isEqualTo(500);
+    Instant slightlyAhead = Instant.now().plusSeconds(30);
+    assertThat(WopiHttp.get(url, proof(CURRENT, null, url, slightlyAhead)).status()).isEqualTo(200);
+  }
+
+  @Test
+  void aRejectedRequestIsLoggedWithoutItsAccessToken(CapturedOutput output) {
+    assertThat(WopiHttp.get(url, Map.of()).status()).isEqualTo(500);
+    assertThat(output.getAll())
+        .contains("Rejected WOPI request GET")
+        .contains("access_token=REDACTED")
+        .doesNotContain(token)
+        .doesNotContain(tokenOf(url).substring(0, 20));
+  }
+
+  @Test
+  void aJavascriptActionFromTheDiscoveryIsNeverOffered() throws IOException {
+    Files.writeString(docs.resolve("p.txt"), "t");
+    Reply files = WopiHttp.get("http://127.0.0.1:" + port + "/api/files", Map.of());
+    assertThat(files.text()).contains("\"id\":\"p.txt\"").doesNotContain("open/p.txt");
+    Reply open = WopiHttp.get("http://127.0.0.1:" + port + "/open/p.txt", Map.of());
+    assertThat(open.status()).isEqualTo(404);
+    assertThat(open.text()).doesNotContain("javascript:");
+  }
+
+  @Test
+  void theOpenPageMayPostAndFrameOnlyTheClientsOrigin() {
+    Reply open = WopiHttp.get("http://127.0.0.1:" + port + "/open/p.docx", Map.of());
+    assertThat(open.status()).isEqualTo(200);
+    String csp = open.header("Content-Security-Policy").orElseThrow();
+    assertThat(csp)
+        .contains("form-action https://office.example;")
+        .contains("frame-src https://office.example;")
+        .contains("frame-ancestors 'none'")
+        .contains("script-src 'nonce-");
+    String nonce = csp.replaceAll(".*script-src 'nonce-([^']+)'.*", "$1");
+    assertThat(open.text()).contains("<script nonce=\"" + nonce + "\">");
+    assertThat(open.header("X-Frame-Options")).contains("DENY");
+  }
+
+  @Test
   void theTokenIsCheckedBeforeTheProof() {
     String bad = WopiHttp.url("http://127.0.0.1:" + port, "p.docx", "", "forged");
     assertThat(WopiHttp.get(bad, proof(CURRENT, null, bad, Instant.now())).status()).isEqualTo(401);
@@ -157,6 +209,11 @@ class ProofKeyE2ETest {
       HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
       byte[] xml =
           ProofSigner.discoveryXml(CURRENT, OLD, "https://office.example")
+              // a hostile or broken discovery: its action would run script on the host's page
+              .replace(
+                  "</net-zone>",
+                  "<app name=\"Evil\"><action name=\"edit\" ext=\"txt\""
+                      + " urlsrc=\"javascript:alert(document.domain)//?\"/></app></net-zone>")
               .getBytes(StandardCharsets.UTF_8);
       s.createContext(
           "/hosting/discovery",

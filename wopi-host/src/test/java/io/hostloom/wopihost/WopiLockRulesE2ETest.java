@@ -341,7 +341,7 @@ class WopiLockRulesE2ETest {
     }
 
     @Test
-    void putRelativeFileMayNotOverwriteALockedTarget() throws IOException {
+    void putRelativeFileMayNotOverwriteAnotherFileAndDoesNotTellItsLock() throws IOException {
       String target = "target-" + UUID.randomUUID() + ".docx";
       Files.write(docs.resolve(target), bytes("old"));
       String targetToken = tokens.issue("alice", target, Duration.ofHours(1));
@@ -352,7 +352,10 @@ class WopiLockRulesE2ETest {
               token,
               Map.of("X-WOPI-RelativeTarget", target, "X-WOPI-OverwriteRelativeTarget", "true"),
               bytes("new"));
-      assertConflict(r, "T");
+      // the token is for `file`: the host cannot know whether its user may write `target`
+      assertThat(r.status()).isEqualTo(409);
+      assertThat(r.header("X-WOPI-Lock")).isEmpty();
+      assertThat(r.header("X-WOPI-ValidRelativeTarget")).isPresent();
       assertThat(Files.readString(docs.resolve(target))).isEqualTo("old");
     }
 
