@@ -70,7 +70,10 @@ public class StartupBanner implements ApplicationListener<WebServerInitializedEv
           .append(" --token ")
           .append(token);
     }
-    sb.append("\n    more tokens: ").append(base).append("/api/token?file=<file id>&user=<name>\n");
+    if (props.demoTokens()) {
+      sb.append("\n    more tokens: ").append(base).append("/api/token?file=<file id>&user=<name>");
+    }
+    sb.append('\n');
     log.info(sb.toString());
   }
 }
