@@ -17,6 +17,11 @@ class FileIdsTest {
         "validator.wopitest",
         "Q3 plan (draft).xlsx",
         "naïve résumé.docx",
+        "\u540d\u524d.docx",
+        "emoji \uD83D\uDE00.txt",
+        "CONSOLE.txt",
+        "COM10",
+        "icon.png",
         "a",
         "x.y.z"
       })
@@ -50,7 +55,22 @@ class FileIdsTest {
         " leading",
         "a*b",
         "a?b",
-        "a|b"
+        "a|b",
+        "report\u202Excod.exe",
+        "a\u2066b.txt",
+        "zero\u200Bwidth",
+        "bom\uFEFF.txt",
+        "lone\uD800.txt",
+        "lone\uDC00.txt",
+        "CON",
+        "con.txt",
+        "Aux.tar.gz",
+        "PRN",
+        "NUL .txt",
+        "COM1",
+        "lpt9.docx",
+        "COM\u00B9",
+        "CONOUT$"
       })
   void traversalsSeparatorsHiddenAndOddNamesAreRejected(String id) {
     assertThat(FileIds.isValid(id)).isFalse();
@@ -62,5 +82,12 @@ class FileIdsTest {
     assertThat(FileIds.isValid("a".repeat(FileIds.MAX_LENGTH))).isTrue();
     assertThat(FileIds.isValid("a".repeat(FileIds.MAX_LENGTH + 1))).isFalse();
     assertThat(FileIds.isValid(null)).isFalse();
+  }
+
+  @Test
+  void idsOverTheByteLimitAreRejectedEvenWithinTheCharacterLimit() {
+    // two bytes of UTF-8 per character: 120 fit, 121 do not
+    assertThat(FileIds.isValid("\u00e9".repeat(FileIds.MAX_BYTES / 2))).isTrue();
+    assertThat(FileIds.isValid("\u00e9".repeat(FileIds.MAX_BYTES / 2 + 1))).isFalse();
   }
 }

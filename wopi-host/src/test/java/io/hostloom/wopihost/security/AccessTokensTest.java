@@ -63,4 +63,18 @@ class AccessTokensTest {
     assertThatThrownBy(() -> at(NOW).issue("a", "f", Duration.ZERO))
         .hasMessageContaining("ttl must be positive but was PT0S");
   }
+
+  @Test
+  void aMintedTokenNeverOutlivesItsSource() {
+    String source = at(NOW).issue("alice", "a.docx", Duration.ofMinutes(10));
+    AccessTokens.Claims claims = at(NOW).verify(source, "a.docx").orElseThrow();
+    Instant later = NOW.plus(Duration.ofMinutes(9));
+    String minted = at(later).issueFrom(claims, "b.docx", Duration.ofHours(10));
+    AccessTokens.Claims mintedClaims = at(later).verify(minted, "b.docx").orElseThrow();
+    assertThat(mintedClaims.user()).isEqualTo("alice");
+    assertThat(mintedClaims.expiry()).isEqualTo(claims.expiry());
+    String shorter = at(NOW).issueFrom(claims, "a.docx", Duration.ofMinutes(1));
+    assertThat(at(NOW).verify(shorter, "a.docx").orElseThrow().expiry())
+        .isEqualTo(NOW.plus(Duration.ofMinutes(1)));
+  }
 }

@@ -1,6 +1,7 @@
 package io.hostloom.wopihost.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
@@ -16,5 +17,31 @@ class Utf7Test {
   @Test
   void plainAsciiPassesThrough() {
     assertThat(Utf7.decode("report (final).docx")).isEqualTo("report (final).docx");
+  }
+
+  @Test
+  void malformedShiftedSequencesAreRefused() {
+    assertThatThrownBy(() -> Utf7.decode("+2AA-")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> Utf7.decode("+3AA-")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> Utf7.decode("+AAAA-")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> Utf7.decode("+Jjp-")).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void encodingIsAsciiAndDecodesBack() {
+    for (String s :
+        new String[] {
+          "report (final).docx",
+          "1 + 1.txt",
+          "\u540d\u524d (1).docx",
+          "na\u00efve r\u00e9sum\u00e9.docx",
+          "emoji \uD83D\uDE00!",
+          "~tilde\\back"
+        }) {
+      String encoded = Utf7.encode(s);
+      assertThat(encoded).as(s).matches("[\\x20-\\x7e]*");
+      assertThat(Utf7.decode(encoded)).isEqualTo(s);
+    }
+    assertThat(Utf7.encode("\u65E5\u672C\u8A9E")).isEqualTo("+ZeVnLIqe-");
   }
 }
