@@ -80,8 +80,7 @@ class StoreCallsPerRequestTest {
     assertThat(count(() -> w.lock(f, t, "B"), 409)).isEqualTo(Map.of(Operation.ACQUIRE, 1L));
     assertThat(count(() -> w.getLock(f, t), 200)).isEqualTo(Map.of(Operation.READ, 1L));
     assertThat(count(() -> w.refreshLock(f, t, "A"), 200)).isEqualTo(Map.of(Operation.EXTEND, 1L));
-    assertThat(count(() -> w.refreshLock(f, t, "B"), 409))
-        .isEqualTo(Map.of(Operation.EXTEND, 1L));
+    assertThat(count(() -> w.refreshLock(f, t, "B"), 409)).isEqualTo(Map.of(Operation.EXTEND, 1L));
     assertThat(count(() -> w.putFile(f, t, "A", body), 200)).isEqualTo(Map.of(Operation.READ, 1L));
     assertThat(count(() -> w.rename(f, t, "A", "renamed"), 200))
         .isEqualTo(Map.of(Operation.READ, 1L));

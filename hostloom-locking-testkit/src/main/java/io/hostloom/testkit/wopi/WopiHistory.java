@@ -61,6 +61,30 @@ public final class WopiHistory {
       return new Request(Kind.UNLOCK_AND_RELOCK, lock, oldLock);
     }
 
+    /**
+     * A random request for linearizability runs on one file: LOCK 30 %, UNLOCK 20 %,
+     * UnlockAndRelock 20 %, REFRESH_LOCK 15 %, GET_LOCK 15 %, with the lock ids {@code lin-A} to
+     * {@code lin-D} (few ids: many conflicts, and a small search).
+     */
+    public static Request random(java.util.Random random) {
+      String[] ids = {"lin-A", "lin-B", "lin-C", "lin-D"};
+      String id = ids[random.nextInt(ids.length)];
+      int roll = random.nextInt(100);
+      if (roll < 30) {
+        return lock(id);
+      }
+      if (roll < 50) {
+        return unlock(id);
+      }
+      if (roll < 70) {
+        return unlockAndRelock(id, ids[random.nextInt(ids.length)]);
+      }
+      if (roll < 85) {
+        return refreshLock(id);
+      }
+      return getLock();
+    }
+
     @Override
     public String toString() {
       return switch (kind) {

@@ -976,7 +976,7 @@ public abstract class WopiLockConformanceSuite {
               java.util.Random random = new java.util.Random(seed + c);
               for (int n = 0; n < linearizabilityRequestsPerClient(); n++) {
                 WopiLockProtocol instance = instances.get((c + n) % instances.size());
-                WopiHistory.Request request = randomRequest(random);
+                WopiHistory.Request request = WopiHistory.Request.random(random);
                 WopiHistory.Call call = history.invoke(c, file, request);
                 try {
                   WopiLockResponse r = send(instance, file, request);
@@ -993,26 +993,6 @@ public abstract class WopiLockConformanceSuite {
         .as("seed %d: %s", seed, result.explanation())
         .isEqualTo(WopiLinearizabilityChecker.Verdict.LINEARIZABLE);
     assertThat(result.ops()).isEqualTo(raceThreads() * linearizabilityRequestsPerClient());
-  }
-
-  /** LOCK 30 %, UNLOCK 20 %, UnlockAndRelock 20 %, REFRESH_LOCK 15 %, GET_LOCK 15 %; four ids. */
-  static WopiHistory.Request randomRequest(java.util.Random random) {
-    String[] ids = {"lin-A", "lin-B", "lin-C", "lin-D"};
-    String id = ids[random.nextInt(ids.length)];
-    int roll = random.nextInt(100);
-    if (roll < 30) {
-      return WopiHistory.Request.lock(id);
-    }
-    if (roll < 50) {
-      return WopiHistory.Request.unlock(id);
-    }
-    if (roll < 70) {
-      return WopiHistory.Request.unlockAndRelock(id, ids[random.nextInt(ids.length)]);
-    }
-    if (roll < 85) {
-      return WopiHistory.Request.refreshLock(id);
-    }
-    return WopiHistory.Request.getLock();
   }
 
   private static WopiLockResponse send(WopiLockProtocol p, String file, WopiHistory.Request r) {
