@@ -242,7 +242,8 @@ class AzureRoundTripTest {
         .containsExactly("GetBlobProperties");
     assertThat(measure("release, another owner's claim", () -> backend.release(k, "b")))
         .containsExactly("GetBlobProperties");
-    assertThat(measure("replace, another owner's claim", () -> backend.replace(k, "b", "c", "", LONG)))
+    assertThat(
+            measure("replace, another owner's claim", () -> backend.replace(k, "b", "c", "", LONG)))
         .containsExactly("GetBlobProperties");
   }
 
