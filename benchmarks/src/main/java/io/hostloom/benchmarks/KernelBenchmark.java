@@ -57,7 +57,7 @@ public class KernelBenchmark {
   @Benchmark
   public boolean backendFloor() {
     long token = backend.acquire(BACKEND_KEY, OWNER, "", LEASE).join().fencingToken();
-    return backend.release(BACKEND_KEY, OWNER).join() && token > 0;
+    return backend.release(BACKEND_KEY, OWNER).join().released() && token > 0;
   }
 
   /** {@code tryAcquire} (skip if busy) and {@code close} of the handle. */

@@ -23,8 +23,10 @@ import com.azure.storage.common.policy.RetryPolicyType;
 import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.BackendHealth;
 import io.hostloom.locking.spi.BackendHealthProbe;
+import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReplaceOutcome;
 import io.hostloom.locking.spi.Wtf8;
 import io.hostloom.wopi.WopiLockComparer;
@@ -253,7 +255,7 @@ public final class AzureBlobLockBackend implements LockBackend, BackendHealthPro
   }
 
   @Override
-  public CompletableFuture<Boolean> extend(String key, String owner, Duration lease) {
+  public CompletableFuture<ExtendOutcome> extend(String key, String owner, Duration lease) {
     checkKey(key);
     checkOwner(owner, "owner");
     long leaseMillis = leaseMillis(lease);
@@ -261,28 +263,36 @@ public final class AzureBlobLockBackend implements LockBackend, BackendHealthPro
     return run("extend", op -> loop(blob, s -> extendStep(blob, s, owner, leaseMillis, op), op));
   }
 
-  private Mono<Step<Boolean>> extendStep(
+  private Mono<Step<ExtendOutcome>> extendStep(
       BlobAsyncClient blob, BlobState s, String owner, long leaseMillis, Op op) {
-    if (!s.live() || !s.owner().equals(owner)) {
-      return Mono.just(Step.done(false));
+    if (!s.live()) {
+      return Mono.just(Step.done(ExtendOutcome.absent()));
+    }
+    if (!s.owner().equals(owner)) {
+      return Mono.just(Step.done(ExtendOutcome.mismatch(s.record())));
     }
     Map<String, String> md =
         ClaimMetadata.held(
             owner, s.data(), leaseMillis, leaseIdFor(s), now(), s.epoch(), s.sequence());
-    return write(blob, s, md, true, op).map(ok -> ok ? Step.done(true) : Step.again());
+    return write(blob, s, md, true, op)
+        .map(ok -> ok ? Step.done(ExtendOutcome.succeeded()) : Step.again());
   }
 
   @Override
-  public CompletableFuture<Boolean> release(String key, String owner) {
+  public CompletableFuture<ReleaseOutcome> release(String key, String owner) {
     checkKey(key);
     checkOwner(owner, "owner");
     BlobAsyncClient blob = blob(key);
     return run("release", op -> loop(blob, s -> releaseStep(blob, s, owner, op), op));
   }
 
-  private Mono<Step<Boolean>> releaseStep(BlobAsyncClient blob, BlobState s, String owner, Op op) {
-    if (!s.live() || !s.owner().equals(owner)) {
-      return Mono.just(Step.done(false));
+  private Mono<Step<ReleaseOutcome>> releaseStep(
+      BlobAsyncClient blob, BlobState s, String owner, Op op) {
+    if (!s.live()) {
+      return Mono.just(Step.done(ReleaseOutcome.absent()));
+    }
+    if (!s.owner().equals(owner)) {
+      return Mono.just(Step.done(ReleaseOutcome.mismatch(s.record())));
     }
     Mono<Boolean> removed;
     if (s.deletable()) {
@@ -291,7 +301,7 @@ public final class AzureBlobLockBackend implements LockBackend, BackendHealthPro
       Map<String, String> md = ClaimMetadata.released(leaseIdFor(s), s.epoch(), s.sequence());
       removed = write(blob, s, md, false, op);
     }
-    return removed.map(ok -> ok ? Step.done(true) : Step.again());
+    return removed.map(ok -> ok ? Step.done(ReleaseOutcome.succeeded()) : Step.again());
   }
 
   @Override

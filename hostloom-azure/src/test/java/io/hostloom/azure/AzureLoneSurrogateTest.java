@@ -47,11 +47,11 @@ class AzureLoneSurrogateTest {
       assertThat(r.data()).isEqualTo("data-" + i);
     }
 
-    assertThat(get(backend.release(keys.get(0), "owner-0"))).isTrue();
+    assertThat(get(backend.release(keys.get(0), "owner-0")).released()).isTrue();
     assertThat(get(backend.read(keys.get(0)))).isEmpty();
     for (int i = 1; i < keys.size(); i++) {
       assertThat(get(backend.read(keys.get(i)))).as("key %d after releasing key 0", i).isPresent();
-      assertThat(get(backend.release(keys.get(i), "owner-" + i))).isTrue();
+      assertThat(get(backend.release(keys.get(i), "owner-" + i)).released()).isTrue();
     }
   }
 
@@ -68,10 +68,10 @@ class AzureLoneSurrogateTest {
 
     // owners that plain UTF-8 would turn into the same "owner-?" are not the holder
     assertThat(get(backend.acquire(key, "owner-\uDC00", "x", LEASE)).granted()).isFalse();
-    assertThat(get(backend.extend(key, "owner-?", LEASE))).isFalse();
-    assertThat(get(backend.release(key, "owner-\uDBFF"))).isFalse();
+    assertThat(get(backend.extend(key, "owner-?", LEASE)).extended()).isFalse();
+    assertThat(get(backend.release(key, "owner-\uDBFF")).released()).isFalse();
 
-    assertThat(get(backend.extend(key, owner, LEASE))).isTrue();
-    assertThat(get(backend.release(key, owner))).isTrue();
+    assertThat(get(backend.extend(key, owner, LEASE)).extended()).isTrue();
+    assertThat(get(backend.release(key, owner)).released()).isTrue();
   }
 }

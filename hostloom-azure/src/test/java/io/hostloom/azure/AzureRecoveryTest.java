@@ -91,8 +91,8 @@ class AzureRecoveryTest {
     AcquireOutcome taken = acquireEventually(two, k, "next", Duration.ofSeconds(5));
 
     assertThat(taken.fencingToken()).isGreaterThan(dead);
-    assertThat(get(one.extend(k, "dead", LONG))).isFalse();
-    assertThat(get(one.release(k, "dead"))).isFalse();
+    assertThat(get(one.extend(k, "dead", LONG)).extended()).isFalse();
+    assertThat(get(one.release(k, "dead")).released()).isFalse();
     LeaseRecord r = get(one.read(k)).orElseThrow();
     assertThat(r.owner()).isEqualTo("next");
     assertThat(r.fencingToken()).isEqualTo(taken.fencingToken());
@@ -146,7 +146,7 @@ class AzureRecoveryTest {
     String k = key("deleted");
     long first = get(one.acquire(k, "a", "d", LONG)).fencingToken();
     TestTiming.pass(Duration.ofMillis(1100)); // leave the creation second: release deletes
-    assertThat(get(one.release(k, "a"))).isTrue();
+    assertThat(get(one.release(k, "a")).released()).isTrue();
     assertThat(blobOf(k).exists()).as("placeholder deleted").isFalse();
 
     long second = get(two.acquire(k, "b", "d", LONG)).fencingToken();
@@ -161,7 +161,7 @@ class AzureRecoveryTest {
     do { // release within the blob's creation second (almost always the first try)
       k = key("tombstone");
       token = get(one.acquire(k, "a", "d", LONG)).fencingToken();
-      assertThat(get(one.release(k, "a"))).isTrue();
+      assertThat(get(one.release(k, "a")).released()).isTrue();
     } while (!blobOf(k).exists());
     String released = k;
 
@@ -172,7 +172,7 @@ class AzureRecoveryTest {
     assertThat(new DotnetLayout(container).getLock(released, Instant.now())).isEmpty();
     assertThat(get(two.read(released))).isEmpty();
     assertThat(get(two.acquire(released, "b", "d", LONG)).fencingToken()).isGreaterThan(token);
-    assertThat(get(two.release(released, "b"))).isTrue();
+    assertThat(get(two.release(released, "b")).released()).isTrue();
 
     TestTiming.await(
         "the released claim is deleted by a later read",
@@ -203,7 +203,7 @@ class AzureRecoveryTest {
                     TestTiming.pass(
                         Duration.ofMillis(ThreadLocalRandom.current().nextLong(700, 1900)));
                     long s = LockHistory.now();
-                    if (!get(one.extend(k, holder, SECOND))) {
+                    if (!get(one.extend(k, holder, SECOND)).extended()) {
                       return null;
                     }
                     hold.extended(s, SECOND);

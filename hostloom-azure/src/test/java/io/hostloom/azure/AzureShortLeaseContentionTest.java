@@ -109,7 +109,7 @@ class AzureShortLeaseContentionTest {
       if (fate < 5) {
         TestTiming.pass(Duration.ofMillis(random.nextLong(300, 800)));
         long s = LockHistory.now();
-        if (TestTiming.get(b.extend(key, owner, LEASE), Duration.ofSeconds(10))) {
+        if (TestTiming.get(b.extend(key, owner, LEASE), Duration.ofSeconds(10)).extended()) {
           hold.extended(s, LEASE);
           extended.incrementAndGet();
         }

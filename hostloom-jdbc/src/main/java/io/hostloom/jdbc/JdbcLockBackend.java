@@ -4,9 +4,11 @@ import io.hostloom.locking.LockFailureKind;
 import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.BackendHealth;
 import io.hostloom.locking.spi.BackendHealthProbe;
+import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.LockBackendException;
+import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.ReplaceOutcome;
 import java.sql.Connection;
@@ -183,7 +185,7 @@ public final class JdbcLockBackend
   }
 
   @Override
-  public CompletableFuture<Boolean> extend(String key, String owner, Duration lease) {
+  public CompletableFuture<ExtendOutcome> extend(String key, String owner, Duration lease) {
     String storedKey = storedKey(key);
     String storedOwner = storedOwner(owner);
     long leaseMillis = leaseMillis(lease);
@@ -191,25 +193,39 @@ public final class JdbcLockBackend
         "extend",
         sql.extend,
         s -> {
-          s.setLong(1, leaseMillis);
-          s.setString(2, storedKey);
-          s.setString(3, storedOwner);
+          s.setString(1, storedOwner);
+          s.setLong(2, leaseMillis);
+          s.setString(3, storedKey);
         },
-        ResultSet::next);
+        rows -> {
+          if (!rows.next()) {
+            return ExtendOutcome.absent();
+          }
+          return rows.getBoolean(1)
+              ? ExtendOutcome.succeeded()
+              : ExtendOutcome.mismatch(record(rows, 2));
+        });
   }
 
   @Override
-  public CompletableFuture<Boolean> release(String key, String owner) {
+  public CompletableFuture<ReleaseOutcome> release(String key, String owner) {
     String storedKey = storedKey(key);
     String storedOwner = storedOwner(owner);
     return run(
         "release",
         listener != null ? sql.releaseAndNotify : sql.release,
         s -> {
-          s.setString(1, storedKey);
-          s.setString(2, storedOwner);
+          s.setString(1, storedOwner);
+          s.setString(2, storedKey);
         },
-        rows -> rows.next() && rows.getBoolean(1));
+        rows -> {
+          if (!rows.next()) {
+            return ReleaseOutcome.absent();
+          }
+          return rows.getBoolean(1)
+              ? ReleaseOutcome.succeeded()
+              : ReleaseOutcome.mismatch(record(rows, 2));
+        });
   }
 
   @Override

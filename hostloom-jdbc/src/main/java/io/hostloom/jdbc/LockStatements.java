@@ -9,12 +9,13 @@ package io.hostloom.jdbc;
  * parts of a statement agree on "now" (the volatile {@code clock_timestamp()} is read anew at each
  * call and could disagree with itself inside one statement).
  *
- * <p><b>Why refused writes still rewrite the row.</b> A refused acquire (and a mismatching replace)
- * rewrites the row with its own values instead of filtering it out with a {@code WHERE}. Only rows
- * the statement wrote come back through {@code RETURNING}, and {@code ON CONFLICT DO UPDATE} /
- * {@code UPDATE} act on the latest committed row version, while a fallback {@code SELECT} in the
- * same statement reads the statement's snapshot and can miss a row committed a moment earlier (or
- * see an older owner). Rewriting gives the holder's current record in the same atomic step.
+ * <p><b>Why refused writes still rewrite the row.</b> A refused acquire (and a mismatching extend,
+ * release or replace) rewrites the row with its own values instead of filtering it out with a
+ * {@code WHERE}. Only rows the statement wrote come back through {@code RETURNING}, and {@code ON
+ * CONFLICT DO UPDATE} / {@code UPDATE} act on the latest committed row version, while a fallback
+ * {@code SELECT} in the same statement reads the statement's snapshot and can miss a row committed
+ * a moment earlier (or see an older owner). Rewriting gives the holder's current record in the same
+ * atomic step.
  *
  * <p><b>Tokens are drawn under the row lock.</b> A value drawn when a statement starts may be
  * smaller than a grant committed while the statement waited (or was descheduled), so a grant never
@@ -42,10 +43,16 @@ final class LockStatements {
   /** Parameters: key, owner, data, lease millis. Columns: owner, data, fencing_token, micros. */
   final String acquire;
 
-  /** Parameters: lease millis, key, owner. One row when extended. */
+  /**
+   * Parameters: owner, lease millis, key. Columns: extended, owner, data, fencing_token, micros. No
+   * row when the key is free or expired.
+   */
   final String extend;
 
-  /** Parameters: key, owner. One row ({@code true}) when the owner's live lease was released. */
+  /**
+   * Parameters: owner, key. Columns: released, owner, data, fencing_token, micros (0 when
+   * released). No row when the key is free or expired.
+   */
   final String release;
 
   /** As {@link #release}, and announces the key on the table's channel ({@code pg_notify}). */
@@ -110,32 +117,54 @@ final class LockStatements {
             + " RETURNING t.owner, t.data, t.fencing_token, "
             + REMAINING_MICROS;
 
+    // Owner-checked writes of a live row; a mismatch rewrites the row with its own values, so
+    // RETURNING reports the holder from the same step (see the class comment).
+    String mine = "t.owner = n.owner";
     extend =
-        "UPDATE "
+        "WITH n AS (SELECT ?::text AS owner, "
+            + leaseEnd.replace("?", "?::bigint")
+            + " AS expires_at) UPDATE "
             + t
-            + " AS t SET expires_at = "
-            + leaseEnd
-            + " WHERE t.lock_key = ? AND t.owner = ? AND "
+            + " AS t SET expires_at = CASE WHEN "
+            + mine
+            + " THEN n.expires_at ELSE t.expires_at END FROM n WHERE t.lock_key = ? AND "
             + live
-            + " RETURNING true";
+            + " RETURNING "
+            + mine
+            + ", t.owner, t.data, t.fencing_token, "
+            + REMAINING_MICROS;
 
     // a tombstone, not a DELETE (see the class comment): expired for every statement, also one
     // that started before this one; acquired_at keeps the release time for purgeExpired. An
-    // expired lease is left as it is (nothing to release; the answer is false either way).
+    // expired lease is left as it is (nothing to release).
+    String ownerParam = "WITH n AS (SELECT ?::text AS owner)";
     String tombstone =
         "UPDATE "
             + t
-            + " AS t SET expires_at = '-infinity', acquired_at = "
+            + " AS t SET expires_at = CASE WHEN "
+            + mine
+            + " THEN '-infinity' ELSE t.expires_at END, acquired_at = CASE WHEN "
+            + mine
+            + " THEN "
             + NOW
-            + " WHERE t.lock_key = ? AND t.owner = ? AND "
-            + live;
-    release = tombstone + " RETURNING true";
+            + " ELSE t.acquired_at END FROM n WHERE t.lock_key = ? AND "
+            + live
+            + " RETURNING "
+            + mine
+            + " AS released, t.owner, t.data, t.fencing_token, CASE WHEN "
+            + mine
+            + " THEN 0 ELSE "
+            + REMAINING_MICROS
+            + " END AS micros, t.lock_key";
+    release = ownerParam + " " + tombstone;
     releaseAndNotify =
-        "WITH d AS ("
+        ownerParam
+            + ", d AS ("
             + tombstone
-            + " RETURNING t.lock_key) SELECT true FROM d, LATERAL pg_notify('"
+            + ") SELECT d.released, d.owner, d.data, d.fencing_token, d.micros FROM d"
+            + " LEFT JOIN LATERAL (SELECT pg_notify('"
             + table.notificationChannel()
-            + "', d.lock_key) n";
+            + "', d.lock_key) WHERE d.released) p ON true";
 
     // n binds each parameter once. The swap draws its token in SET, so a swap re-evaluated on a
     // newer row version (after a wait) draws anew; currval() is then the stored token. Without a

@@ -50,7 +50,7 @@ class JdbcLockBackendTest {
           get(backend.acquire(prefix + v, "other", "", LONG)).holder().orElseThrow();
       assertThat(holder.owner()).isEqualTo(v + "-owner");
       assertThat(holder.data()).isEqualTo(v);
-      assertThat(get(backend.release(prefix + v, v + "-owner"))).isTrue();
+      assertThat(get(backend.release(prefix + v, v + "-owner")).released()).isTrue();
     }
   }
 
@@ -70,12 +70,12 @@ class JdbcLockBackendTest {
   void tokensKeepIncreasingAfterReleaseExpiryAndPurge() throws SQLException {
     String key = "tokens-" + UUID.randomUUID();
     long first = get(backend.acquire(key, "a", "", LONG)).fencingToken();
-    assertThat(get(backend.release(key, "a"))).isTrue();
-    assertThat(get(backend.release(key, "a"))).as("released already").isFalse();
+    assertThat(get(backend.release(key, "a")).released()).isTrue();
+    assertThat(get(backend.release(key, "a")).released()).as("released already").isFalse();
     long second = get(backend.acquire(key, "a", "", Duration.ofMillis(1))).fencingToken();
     assertThat(second).as("a fresh grant, also for the same owner").isGreaterThan(first);
     TestTiming.await(() -> get(backend.read(key)).isEmpty(), WAIT);
-    assertThat(get(backend.release(key, "a"))).as("expired").isFalse();
+    assertThat(get(backend.release(key, "a")).released()).as("expired").isFalse();
 
     // a row that ended a day ago is purged; the one that ended just now is kept (minimum age)
     String ancient = "ancient-" + UUID.randomUUID();

@@ -47,7 +47,7 @@ class ReleaseSignalTest {
     assertThat(get(holder.acquire(key, "a", "", LONG)).granted()).isTrue();
     CompletableFuture<Boolean> released = waiter.awaitRelease(key, LONG);
     assertThat(get(waiter.acquire(key, "b", "", LONG)).granted()).isFalse();
-    assertThat(get(holder.release(key, "a"))).isTrue();
+    assertThat(get(holder.release(key, "a")).released()).isTrue();
     assertThat(get(released)).isTrue();
     assertThat(get(waiter.acquire(key, "b", "", LONG)).granted()).isTrue();
   }

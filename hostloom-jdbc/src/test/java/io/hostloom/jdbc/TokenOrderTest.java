@@ -130,8 +130,8 @@ class TokenOrderTest {
 
   private boolean release(Connection tx, String key, String owner) throws SQLException {
     try (PreparedStatement s = tx.prepareStatement(sql.release)) {
-      s.setString(1, key);
-      s.setString(2, owner);
+      s.setString(1, owner);
+      s.setString(2, key);
       try (ResultSet rows = s.executeQuery()) {
         return rows.next() && rows.getBoolean(1);
       }

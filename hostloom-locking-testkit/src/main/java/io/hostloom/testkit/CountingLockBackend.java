@@ -1,8 +1,10 @@
 package io.hostloom.testkit;
 
 import io.hostloom.locking.spi.AcquireOutcome;
+import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReplaceOutcome;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -66,13 +68,13 @@ public final class CountingLockBackend implements LockBackend {
   }
 
   @Override
-  public CompletableFuture<Boolean> extend(String key, String owner, Duration lease) {
+  public CompletableFuture<ExtendOutcome> extend(String key, String owner, Duration lease) {
     counts.get(Operation.EXTEND).incrementAndGet();
     return delegate.extend(key, owner, lease);
   }
 
   @Override
-  public CompletableFuture<Boolean> release(String key, String owner) {
+  public CompletableFuture<ReleaseOutcome> release(String key, String owner) {
     counts.get(Operation.RELEASE).incrementAndGet();
     return delegate.release(key, owner);
   }

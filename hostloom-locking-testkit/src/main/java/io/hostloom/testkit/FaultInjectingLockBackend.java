@@ -2,9 +2,11 @@ package io.hostloom.testkit;
 
 import io.hostloom.locking.LockFailureKind;
 import io.hostloom.locking.spi.AcquireOutcome;
+import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.LockBackendException;
+import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReplaceOutcome;
 import io.hostloom.testkit.CountingLockBackend.Operation;
 import java.time.Duration;
@@ -253,12 +255,12 @@ public final class FaultInjectingLockBackend implements LockBackend {
   }
 
   @Override
-  public CompletableFuture<Boolean> extend(String key, String owner, Duration lease) {
+  public CompletableFuture<ExtendOutcome> extend(String key, String owner, Duration lease) {
     return call(Operation.EXTEND, () -> delegate.extend(key, owner, lease));
   }
 
   @Override
-  public CompletableFuture<Boolean> release(String key, String owner) {
+  public CompletableFuture<ReleaseOutcome> release(String key, String owner) {
     return call(Operation.RELEASE, () -> delegate.release(key, owner));
   }
 

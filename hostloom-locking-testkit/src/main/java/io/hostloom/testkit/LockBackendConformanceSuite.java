@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import io.hostloom.locking.spi.AcquireOutcome;
+import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReplaceOutcome;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -182,12 +184,24 @@ public abstract class LockBackendConformanceSuite {
     return TestTiming.get(b.acquire(key, owner, data, lease), callTimeout());
   }
 
-  protected final boolean extend(LockBackend b, String key, String owner, Duration lease) {
+  protected final ExtendOutcome extend(LockBackend b, String key, String owner, Duration lease) {
     return TestTiming.get(b.extend(key, owner, lease), callTimeout());
   }
 
-  protected final boolean release(LockBackend b, String key, String owner) {
+  protected final ReleaseOutcome release(LockBackend b, String key, String owner) {
     return TestTiming.get(b.release(key, owner), callTimeout());
+  }
+
+  /** The holder a refused extend reported; fails when it was extended or reported absent. */
+  protected static LeaseRecord refusedBy(ExtendOutcome o) {
+    assertThat(o.extended()).as("extended").isFalse();
+    return o.holder().orElseThrow(() -> new AssertionError("refused extend named no holder"));
+  }
+
+  /** The holder a refused release reported; fails when it was released or reported absent. */
+  protected static LeaseRecord refusedBy(ReleaseOutcome o) {
+    assertThat(o.released()).as("released").isFalse();
+    return o.holder().orElseThrow(() -> new AssertionError("refused release named no holder"));
   }
 
   protected final ReplaceOutcome replace(
@@ -374,8 +388,9 @@ public abstract class LockBackendConformanceSuite {
           List.of(a.toLowerCase(java.util.Locale.ROOT), a + " ", " " + a, decomposed)) {
         AcquireOutcome o = acquire(backend, key, look, "x", longLease());
         assertThat(o.granted()).as("acquire by look-alike owner '%s'", look).isFalse();
-        assertThat(extend(backend, key, look, longLease())).as("extend by '%s'", look).isFalse();
-        assertThat(release(backend, key, look)).as("release by '%s'", look).isFalse();
+        assertRecord(
+            refusedBy(extend(backend, key, look, longLease())), a, "d", token, longLease());
+        assertRecord(refusedBy(release(backend, key, look)), a, "d", token, longLease());
       }
       assertRecord(read(backend, key).orElseThrow(), a, "d", token, longLease());
     }
@@ -389,8 +404,8 @@ public abstract class LockBackendConformanceSuite {
       LockBackend other = anotherInstance();
       assertThat(acquire(other, key, owner("b"), "", longLease()).granted()).isFalse();
       assertRecord(read(other, key).orElseThrow(), a, "d", token, longLease());
-      assertThat(extend(other, key, a, longLease())).isTrue();
-      assertThat(release(other, key, a)).isTrue();
+      assertThat(extend(other, key, a, longLease()).extended()).isTrue();
+      assertThat(release(other, key, a).released()).isTrue();
       assertThat(read(backend, key)).isEmpty();
     }
 
@@ -432,7 +447,7 @@ public abstract class LockBackendConformanceSuite {
       long token = grant(backend, key, a, "d", longLease());
       Duration longer = longLease().multipliedBy(2);
 
-      assertThat(extend(backend, key, a, longer)).isTrue();
+      assertThat(extend(backend, key, a, longer).extended()).isTrue();
 
       LeaseRecord r = read(backend, key).orElseThrow();
       assertRecord(r, a, "d", token, longer);
@@ -444,7 +459,7 @@ public abstract class LockBackendConformanceSuite {
       String key = key("extend-elsewhere");
       String a = owner("a");
       grant(backend, key, a, "d", longLease());
-      assertThat(extend(anotherInstance(), key, a, longLease())).isTrue();
+      assertThat(extend(anotherInstance(), key, a, longLease()).extended()).isTrue();
     }
 
     @Test
@@ -453,15 +468,16 @@ public abstract class LockBackendConformanceSuite {
       String a = owner("a");
       long token = grant(backend, key, a, "d", longLease());
 
-      assertThat(extend(anotherInstance(), key, owner("b"), longLease().multipliedBy(2))).isFalse();
+      ExtendOutcome o = extend(anotherInstance(), key, owner("b"), longLease().multipliedBy(2));
 
+      assertRecord(refusedBy(o), a, "d", token, longLease());
       assertRecord(read(backend, key).orElseThrow(), a, "d", token, longLease());
     }
 
     @Test
     void absentKeyCannotBeExtendedAndStaysFree() {
       String key = key("extend-absent");
-      assertThat(extend(backend, key, owner("a"), longLease())).isFalse();
+      assertThat(extend(backend, key, owner("a"), longLease())).isEqualTo(ExtendOutcome.absent());
       assertThat(read(backend, key)).isEmpty();
     }
   }
@@ -475,7 +491,7 @@ public abstract class LockBackendConformanceSuite {
       String a = owner("a");
       long token = grant(backend, key, a, "d", longLease());
 
-      assertThat(release(backend, key, a)).isTrue();
+      assertThat(release(backend, key, a).released()).isTrue();
 
       assertThat(read(backend, key)).isEmpty();
       assertThat(grant(anotherInstance(), key, owner("b"), "", longLease())).isGreaterThan(token);
@@ -487,14 +503,16 @@ public abstract class LockBackendConformanceSuite {
       String a = owner("a");
       long token = grant(backend, key, a, "d", longLease());
 
-      assertThat(release(anotherInstance(), key, owner("b"))).isFalse();
+      ReleaseOutcome o = release(anotherInstance(), key, owner("b"));
 
+      assertRecord(refusedBy(o), a, "d", token, longLease());
       assertRecord(read(backend, key).orElseThrow(), a, "d", token, longLease());
     }
 
     @Test
     void absentKeyReleaseIsFalse() {
-      assertThat(release(backend, key("release-absent"), owner("a"))).isFalse();
+      assertThat(release(backend, key("release-absent"), owner("a")))
+          .isEqualTo(ReleaseOutcome.absent());
     }
 
     @Test
@@ -502,8 +520,8 @@ public abstract class LockBackendConformanceSuite {
       String key = key("release-twice");
       String a = owner("a");
       grant(backend, key, a, "d", longLease());
-      assertThat(release(backend, key, a)).isTrue();
-      assertThat(release(backend, key, a)).isFalse();
+      assertThat(release(backend, key, a).released()).isTrue();
+      assertThat(release(backend, key, a)).isEqualTo(ReleaseOutcome.absent());
     }
   }
 
@@ -526,9 +544,10 @@ public abstract class LockBackendConformanceSuite {
       LeaseRecord r = read(backend, key).orElseThrow();
       assertRecord(r, b, "new", o.fencingToken(), longer);
       assertThat(r.remaining()).as("expiry is now + the new lease").isGreaterThan(longLease());
-      assertThat(extend(backend, key, a, longLease())).as("old owner extends").isFalse();
-      assertThat(release(backend, key, a)).as("old owner releases").isFalse();
-      assertThat(release(backend, key, b)).as("new owner releases").isTrue();
+      assertRecord(
+          refusedBy(extend(backend, key, a, longLease())), b, "new", o.fencingToken(), longer);
+      assertRecord(refusedBy(release(backend, key, a)), b, "new", o.fencingToken(), longer);
+      assertThat(release(backend, key, b).released()).as("new owner releases").isTrue();
     }
 
     @Test
@@ -593,7 +612,7 @@ public abstract class LockBackendConformanceSuite {
       for (int i = 0; i < 3; i++) {
         read(backend, key);
       }
-      assertThat(release(backend, key, a)).isTrue();
+      assertThat(release(backend, key, a).released()).isTrue();
       assertThat(grant(backend, key, a, "d", longLease())).isGreaterThan(token);
     }
   }
@@ -623,8 +642,10 @@ public abstract class LockBackendConformanceSuite {
 
       awaitExpiry(backend, key, shortLease());
 
-      assertThat(extend(backend, key, a, longLease())).as("extend").isFalse();
-      assertThat(release(backend, key, a)).as("release").isFalse();
+      assertThat(extend(backend, key, a, longLease()))
+          .as("extend")
+          .isEqualTo(ExtendOutcome.absent());
+      assertThat(release(backend, key, a)).as("release").isEqualTo(ReleaseOutcome.absent());
       ReplaceOutcome o = replace(backend, key, a, owner("b"), "new", longLease());
       assertThat(o.replaced()).as("replace").isFalse();
       assertThat(o.current()).as("replace reports absent").isEmpty();
@@ -637,7 +658,7 @@ public abstract class LockBackendConformanceSuite {
       String a = owner("a");
       grant(backend, key, a, "d", longLease());
 
-      assertThat(extend(backend, key, a, shortLease())).isTrue();
+      assertThat(extend(backend, key, a, shortLease()).extended()).isTrue();
 
       awaitExpiry(backend, key, shortLease());
     }
@@ -668,8 +689,8 @@ public abstract class LockBackendConformanceSuite {
       long tokenB = grant(instanceB, key, b, "b", longLease());
       assertThat(tokenB).isGreaterThan(tokenA);
 
-      assertThat(release(instanceA, key, a)).as("stale release").isFalse();
-      assertThat(extend(instanceA, key, a, longLease())).as("stale extend").isFalse();
+      assertRecord(refusedBy(release(instanceA, key, a)), b, "b", tokenB, longLease());
+      assertRecord(refusedBy(extend(instanceA, key, a, longLease())), b, "b", tokenB, longLease());
       ReplaceOutcome r = replace(instanceA, key, a, owner("c"), "c", longLease());
       assertThat(r.replaced()).as("stale replace").isFalse();
       assertRecord(r.current().orElseThrow(), b, "b", tokenB, longLease());
@@ -678,7 +699,7 @@ public abstract class LockBackendConformanceSuite {
       assertRecord(again.holder().orElseThrow(), b, "b", tokenB, longLease());
 
       assertRecord(read(instanceA, key).orElseThrow(), b, "b", tokenB, longLease());
-      assertThat(release(instanceB, key, b)).isTrue();
+      assertThat(release(instanceB, key, b).released()).isTrue();
     }
   }
 
@@ -692,7 +713,7 @@ public abstract class LockBackendConformanceSuite {
       String a = owner("a");
       String b = owner("b");
       long t1 = grant(backend, key, a, "", longLease());
-      assertThat(release(backend, key, a)).isTrue();
+      assertThat(release(backend, key, a).released()).isTrue();
       long t2 = grant(other, key, b, "", shortLease());
       assertThat(t2).as("after release").isGreaterThan(t1);
       awaitExpiry(backend, key, shortLease());
@@ -714,7 +735,7 @@ public abstract class LockBackendConformanceSuite {
         long t = grant(both[i % 2], key, o, "", longLease());
         assertThat(t).as("grant %d", i).isGreaterThan(last);
         last = t;
-        assertThat(release(both[(i + 1) % 2], key, o)).isTrue();
+        assertThat(release(both[(i + 1) % 2], key, o).released()).isTrue();
       }
     }
   }
@@ -855,7 +876,7 @@ public abstract class LockBackendConformanceSuite {
                   longLease());
             }
           }
-          assertThat(release(backend, key, owners.get(w))).isTrue();
+          assertThat(release(backend, key, owners.get(w)).released()).isTrue();
         }
       } finally {
         pool.shutdownNow();
@@ -928,7 +949,7 @@ public abstract class LockBackendConformanceSuite {
             LockSupport.parkNanos(10_000); // hold a moment, so that an overlap would show
             counters.set(k, seen + 1);
             hold.exit();
-            assertThat(release(b, key, o)).as("release by the holder").isTrue();
+            assertThat(release(b, key, o).released()).as("release by the holder").isTrue();
             break;
           }
           assertThat(outcome.holder().orElseThrow().owner()).isNotEqualTo(o);

@@ -117,7 +117,7 @@ class HeartbeatTest {
   void aHeartbeatRefusedByTheBackendLosesTheHandleWithoutRetry() {
     LockHandle h = fx.lock().tryAcquire("k", auto(ms(1000))).orElseThrow();
     String owner = fx.backend.calls("acquire").get(0).owner();
-    assertThat(fx.memory.release("test:lock:k", owner).join()).isTrue();
+    assertThat(fx.memory.release("test:lock:k", owner).join().released()).isTrue();
     fx.clock.advance(ms(500));
     assertThat(h.lost()).isCompletedWithValue(LossReason.EXTEND_REFUSED);
     fx.clock.advance(ms(2000));

@@ -23,9 +23,10 @@ class InMemoryReleaseSignalTest {
     CompletableFuture<Boolean> w1 = backend.awaitRelease("k", WAIT);
     CompletableFuture<Boolean> w2 = backend.awaitRelease("k", WAIT);
     CompletableFuture<Boolean> other = backend.awaitRelease("other", WAIT);
-    assertThat(backend.release("k", "b").join()).isFalse(); // not the owner: nothing announced
+    assertThat(backend.release("k", "b").join().released())
+        .isFalse(); // not the owner: nothing announced
     assertThat(w1).isNotDone();
-    assertThat(backend.release("k", "a").join()).isTrue();
+    assertThat(backend.release("k", "a").join().released()).isTrue();
     assertThat(w1).isCompletedWithValue(true);
     assertThat(w2).isCompletedWithValue(true);
     assertThat(other).isNotDone();
@@ -49,7 +50,7 @@ class InMemoryReleaseSignalTest {
     CompletableFuture<Boolean> w = backend.awaitRelease("k", WAIT);
     clock.advance(Duration.ofSeconds(2));
     assertThat(backend.read("k").join()).isEmpty(); // expired and purged: still no signal
-    assertThat(backend.release("k", "a").join()).isFalse();
+    assertThat(backend.release("k", "a").join().released()).isFalse();
     assertThat(w).isNotDone();
     clock.advance(Duration.ofSeconds(3));
     assertThat(w).isCompletedWithValue(false);

@@ -73,7 +73,7 @@ class LeaseAndExtensionTest {
     LockHandle h = lock.tryAcquire("k", lease(ms(1000))).orElseThrow();
     // take the lease away behind the handle's back, then a refused extension loses it
     String owner = fx.backend.calls("acquire").get(0).owner();
-    assertThat(fx.memory.release("test:lock:k", owner).join()).isTrue();
+    assertThat(fx.memory.release("test:lock:k", owner).join().released()).isTrue();
     assertThat(h.extend(ms(1000))).isFalse();
     assertThat(h.lost()).isCompletedWithValue(LossReason.EXTEND_REFUSED);
     fx.clock.advance(ms(800));
@@ -138,7 +138,7 @@ class LeaseAndExtensionTest {
     ComposedLock lock = fx.lock();
     LockHandle h = lock.tryAcquire("k").orElseThrow();
     String owner = fx.backend.calls("acquire").get(0).owner();
-    assertThat(fx.memory.release("test:lock:k", owner).join()).isTrue();
+    assertThat(fx.memory.release("test:lock:k", owner).join().released()).isTrue();
     assertThat(h.extend(Duration.ofSeconds(5))).isFalse();
     assertThat(h.isHeld()).isFalse();
     assertThat(h.lost()).isCompletedWithValue(LossReason.EXTEND_REFUSED);

@@ -216,7 +216,7 @@ class LossAndReleaseTest {
   void aRefusedReleaseOfAHeldHandleIsALossAtClose() {
     LockHandle h = fx.lock().tryAcquire("k").orElseThrow();
     String owner = fx.backend.calls("acquire").get(0).owner();
-    assertThat(fx.memory.release("test:lock:k", owner).join()).isTrue();
+    assertThat(fx.memory.release("test:lock:k", owner).join().released()).isTrue();
     h.close();
     assertThat(h.lost()).isCompletedWithValue(LossReason.RELEASE_REFUSED);
     assertThat(fx.events.matching("lost:")).containsExactly("lost:RELEASE_REFUSED");

@@ -1,8 +1,10 @@
 package io.hostloom.locking;
 
 import io.hostloom.locking.spi.AcquireOutcome;
+import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReplaceOutcome;
 import io.hostloom.locking.time.LockClock;
 import java.time.Duration;
@@ -56,13 +58,13 @@ final class RecordingBackend implements LockBackend {
   }
 
   @Override
-  public CompletableFuture<Boolean> extend(String key, String owner, Duration lease) {
+  public CompletableFuture<ExtendOutcome> extend(String key, String owner, Duration lease) {
     record("extend", key, owner, lease);
     return delegate.extend(key, owner, lease);
   }
 
   @Override
-  public CompletableFuture<Boolean> release(String key, String owner) {
+  public CompletableFuture<ReleaseOutcome> release(String key, String owner) {
     record("release", key, owner, null);
     return delegate.release(key, owner);
   }

@@ -218,16 +218,16 @@ class ReentrancyDisabledProbeTest {
     long token = m.acquire("k", "a", "", Duration.ofSeconds(5)).join().fencingToken(); // refresh
     fx.clock.advance(Duration.ofSeconds(2));
     assertThat(m.liveCount()).isEqualTo(1);
-    assertThat(m.extend("k", "b", Duration.ofSeconds(1)).join()).isFalse();
-    assertThat(m.release("k", "b").join()).isFalse();
-    assertThat(m.extend("k", "a", Duration.ofSeconds(1)).join()).isTrue();
+    assertThat(m.extend("k", "b", Duration.ofSeconds(1)).join().extended()).isFalse();
+    assertThat(m.release("k", "b").join().released()).isFalse();
+    assertThat(m.extend("k", "a", Duration.ofSeconds(1)).join().extended()).isTrue();
     fx.clock.advance(Duration.ofSeconds(1)); // expiry <= now is expired
     assertThat(m.liveCount()).isZero();
-    assertThat(m.release("k", "a").join()).isFalse();
+    assertThat(m.release("k", "a").join().released()).isFalse();
     var next = m.acquire("k", "b", "", Duration.ofSeconds(1)).join();
     assertThat(next.granted()).isTrue();
     assertThat(next.fencingToken()).isGreaterThan(token);
-    assertThat(m.release("k", "b").join()).isTrue();
+    assertThat(m.release("k", "b").join().released()).isTrue();
     assertThatThrownBy(() -> m.acquire("", "a", "", Duration.ofSeconds(1)))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> m.acquire("k", "", "", Duration.ofSeconds(1)))

@@ -5,7 +5,9 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 
 import io.hostloom.locking.memory.InMemoryLockBackend;
 import io.hostloom.locking.spi.AcquireOutcome;
+import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReplaceOutcome;
 import java.time.Duration;
 import java.util.Set;
@@ -93,6 +95,17 @@ class LockBackendConformanceSuiteSelfTest {
   }
 
   @Test
+  void catchesARefusalThatDoesNotNameTheHolder() {
+    assertThat(failures(RefusalsWithoutHolder.class))
+        .contains(
+            "wrongOwnerCannotExtend",
+            "wrongOwnerCannotRelease",
+            "ownersAreComparedExactly",
+            "aStaleOwnerNeverRemovesItsSuccessor")
+        .doesNotContain("absentKeyReleaseIsFalse", "absentKeyCannotBeExtendedAndStaysFree");
+  }
+
+  @Test
   void catchesMissingArgumentChecks() {
     assertThat(failures(AcceptsEmptyOwners.class)).containsExactly("areRejected");
   }
@@ -137,7 +150,7 @@ class LockBackendConformanceSuiteSelfTest {
     protected LockBackend newBackend() {
       return new Forwarding(shared) {
         @Override
-        public CompletableFuture<Boolean> release(String key, String owner) {
+        public CompletableFuture<ReleaseOutcome> release(String key, String owner) {
           // reads, then deletes whoever holds: the classic stale-owner bug
           return delegate
               .read(key)
@@ -145,7 +158,7 @@ class LockBackendConformanceSuiteSelfTest {
                   r ->
                       r.isPresent()
                           ? delegate.release(key, r.get().owner())
-                          : CompletableFuture.completedFuture(false));
+                          : CompletableFuture.completedFuture(ReleaseOutcome.absent()));
         }
       };
     }
@@ -236,14 +249,36 @@ class LockBackendConformanceSuiteSelfTest {
     }
   }
 
+  /** Refused extends and releases answer "absent" whoever holds (the old boolean answer). */
+  static class RefusalsWithoutHolder extends BrokenSuite {
+    @Override
+    protected LockBackend newBackend() {
+      return new Forwarding(shared) {
+        @Override
+        public CompletableFuture<ExtendOutcome> extend(String key, String owner, Duration lease) {
+          return delegate
+              .extend(key, owner, lease)
+              .thenApply(o -> o.extended() ? o : ExtendOutcome.absent());
+        }
+
+        @Override
+        public CompletableFuture<ReleaseOutcome> release(String key, String owner) {
+          return delegate
+              .release(key, owner)
+              .thenApply(o -> o.released() ? o : ReleaseOutcome.absent());
+        }
+      };
+    }
+  }
+
   static class AcceptsEmptyOwners extends BrokenSuite {
     @Override
     protected LockBackend newBackend() {
       return new Forwarding(shared) {
         @Override
-        public CompletableFuture<Boolean> release(String key, String owner) {
+        public CompletableFuture<ReleaseOutcome> release(String key, String owner) {
           return owner != null && owner.isEmpty()
-              ? CompletableFuture.completedFuture(false)
+              ? CompletableFuture.completedFuture(ReleaseOutcome.absent())
               : delegate.release(key, owner);
         }
       };

@@ -1,8 +1,10 @@
 package io.hostloom.testkit;
 
 import io.hostloom.locking.spi.AcquireOutcome;
+import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReplaceOutcome;
 import java.time.Duration;
 import java.util.Optional;
@@ -56,16 +58,22 @@ public abstract class LockBackendLincheckOperations {
   }
 
   @Operation
-  public boolean extend(
+  public String extend(
       @Param(name = "key") int key,
       @Param(name = "owner") int owner,
       @Param(name = "lease") int lease) {
-    return backend.extend(keyName(key), "o" + owner, UNIT.multipliedBy(lease)).join();
+    ExtendOutcome o = backend.extend(keyName(key), "o" + owner, UNIT.multipliedBy(lease)).join();
+    return o.extended() ? "extended" : refusal(o.holder());
   }
 
   @Operation
-  public boolean release(@Param(name = "key") int key, @Param(name = "owner") int owner) {
-    return backend.release(keyName(key), "o" + owner).join();
+  public String release(@Param(name = "key") int key, @Param(name = "owner") int owner) {
+    ReleaseOutcome o = backend.release(keyName(key), "o" + owner).join();
+    return o.released() ? "released" : refusal(o.holder());
+  }
+
+  private static String refusal(Optional<LeaseRecord> holder) {
+    return holder.map(r -> "mismatch " + describe(r)).orElse("absent");
   }
 
   @Operation

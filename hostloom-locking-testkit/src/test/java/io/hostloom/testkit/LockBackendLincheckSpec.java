@@ -58,24 +58,28 @@ public class LockBackendLincheckSpec {
     return "granted " + tokens;
   }
 
-  public boolean extend(int key, int owner, int lease) {
+  public String extend(int key, int owner, int lease) {
     String k = keyName(key);
     Entry e = live(k);
     if (e == null || !e.owner.equals("o" + owner)) {
-      return false;
+      return refusal(e);
     }
     leases.put(k, new Entry(e.owner, e.data, now + UNIT_MILLIS * lease, e.token));
-    return true;
+    return "extended";
   }
 
-  public boolean release(int key, int owner) {
+  public String release(int key, int owner) {
     String k = keyName(key);
     Entry e = live(k);
     if (e == null || !e.owner.equals("o" + owner)) {
-      return false;
+      return refusal(e);
     }
     leases.remove(k);
-    return true;
+    return "released";
+  }
+
+  private String refusal(Entry e) {
+    return e == null ? "absent" : "mismatch " + describe(e);
   }
 
   public String replace(int key, int expected, int owner, int lease) {

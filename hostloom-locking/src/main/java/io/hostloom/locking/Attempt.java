@@ -3,6 +3,7 @@ package io.hostloom.locking;
 import io.hostloom.locking.LockEventListener.OrphanResult;
 import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.LockBackendException;
+import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.time.LockClock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -96,7 +97,7 @@ final class Attempt implements BiConsumer<AcquireOutcome, Throwable>, Runnable {
       releaseSent = true;
     }
     ComposedLock lock = acq.lock;
-    CompletableFuture<Boolean> f;
+    CompletableFuture<ReleaseOutcome> f;
     try {
       f = lock.backend.release(acq.backendKey, acq.owner);
     } catch (RuntimeException e) {
@@ -106,7 +107,7 @@ final class Attempt implements BiConsumer<AcquireOutcome, Throwable>, Runnable {
       orphanReleased(f);
       return;
     }
-    CompletableFuture<Boolean> rf = f;
+    CompletableFuture<ReleaseOutcome> rf = f;
     long timeout = Math.min(acq.leaseNanos, ComposedLock.ORPHAN_RELEASE_TIMEOUT_NANOS);
     LockClock.Timer timer = lock.clock.schedule(Duration.ofNanos(timeout), () -> rf.cancel(false));
     var unused =
@@ -117,12 +118,12 @@ final class Attempt implements BiConsumer<AcquireOutcome, Throwable>, Runnable {
             });
   }
 
-  private void orphanReleased(CompletableFuture<Boolean> f) {
+  private void orphanReleased(CompletableFuture<ReleaseOutcome> f) {
     ComposedLock lock = acq.lock;
     OrphanResult result;
     Throwable error = null;
     try {
-      result = f.join() ? OrphanResult.RELEASED : OrphanResult.ABSENT;
+      result = f.join().released() ? OrphanResult.RELEASED : OrphanResult.ABSENT;
     } catch (RuntimeException e) {
       result = OrphanResult.FAILED;
       error = ComposedLock.unwrap(e);

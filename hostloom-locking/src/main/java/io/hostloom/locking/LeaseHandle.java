@@ -1,7 +1,9 @@
 package io.hostloom.locking;
 
 import io.hostloom.locking.LockEventListener.ExtendResult;
+import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LockBackendException;
+import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.time.LockClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -368,7 +370,7 @@ final class LeaseHandle implements LockHandle, Runnable {
         op.result.complete(false);
         continue;
       }
-      CompletableFuture<Boolean> f;
+      CompletableFuture<ExtendOutcome> f;
       try {
         f = lock.backend.extend(backendKey, owner, op.lease);
       } catch (RuntimeException e) {
@@ -378,7 +380,7 @@ final class LeaseHandle implements LockHandle, Runnable {
         onExtended(op, f);
         continue;
       }
-      CompletableFuture<Boolean> pending = f;
+      CompletableFuture<ExtendOutcome> pending = f;
       var unused =
           f.whenComplete(
               (r, e) -> {
@@ -389,12 +391,13 @@ final class LeaseHandle implements LockHandle, Runnable {
     }
   }
 
-  private void onExtended(ExtendOp op, CompletableFuture<Boolean> f) {
+  private void onExtended(ExtendOp op, CompletableFuture<ExtendOutcome> f) {
     long now = clock.nanoTime();
     Boolean ok = null;
     Throwable error = null;
     try {
-      ok = f.join();
+      ExtendOutcome o = f.join();
+      ok = o == null ? null : o.extended();
     } catch (CompletionException | java.util.concurrent.CancellationException e) {
       error = ComposedLock.unwrap(e);
     }
@@ -547,7 +550,7 @@ final class LeaseHandle implements LockHandle, Runnable {
       }
     }
     long hold = now - requestNanos;
-    CompletableFuture<Boolean> f;
+    CompletableFuture<ReleaseOutcome> f;
     try {
       f = lock.backend.release(backendKey, owner);
     } catch (RuntimeException e) {
@@ -558,7 +561,7 @@ final class LeaseHandle implements LockHandle, Runnable {
       return null;
     }
     CompletableFuture<Void> done = new CompletableFuture<>();
-    CompletableFuture<Boolean> pending = f;
+    CompletableFuture<ReleaseOutcome> pending = f;
     var unused =
         f.whenComplete(
             (r, e) -> {
@@ -572,11 +575,12 @@ final class LeaseHandle implements LockHandle, Runnable {
   }
 
   private void onReleased(
-      CompletableFuture<Boolean> f, long hold, boolean wasHeld, boolean wasActive) {
+      CompletableFuture<ReleaseOutcome> f, long hold, boolean wasHeld, boolean wasActive) {
     Boolean ok = null;
     Throwable error = null;
     try {
-      ok = f.join();
+      ReleaseOutcome o = f.join();
+      ok = o == null ? null : o.released();
     } catch (CompletionException | java.util.concurrent.CancellationException e) {
       error = ComposedLock.unwrap(e);
     }

@@ -86,35 +86,43 @@ final class LeaseScripts {
               return {1, token}
               """);
 
-  /** KEYS: lease, fence. ARGV: owner, lease ms, fence ttl ms. Reply: 1 extended, 0 not. */
+  /**
+   * KEYS: lease, fence. ARGV: owner, lease ms, fence ttl ms. Reply: {@code {1}} extended, {@code
+   * {2, token, owner, data, pttl}} another owner's live lease, {@code {0}} absent or expired.
+   */
   static final Script EXTEND =
       Script.of(
           "extend",
           PRELUDE
               + """
-              if redis.call('HGET', KEYS[1], 'o') == ARGV[1] and redis.call('PTTL', KEYS[1]) ~= 0 then
-                redis.call('PEXPIRE', KEYS[1], ARGV[2])
-                redis.call('PEXPIRE', KEYS[2], ARGV[3])
-                return 1
-              end
-              return 0
+              local cur = redis.call('HMGET', KEYS[1], 'o', 'd', 't')
+              if not cur[1] then return {0} end
+              local ttl = redis.call('PTTL', KEYS[1])
+              if ttl == 0 then return {0} end
+              if cur[1] ~= ARGV[1] then return {2, cur[3], cur[1], cur[2], ttl} end
+              redis.call('PEXPIRE', KEYS[1], ARGV[2])
+              redis.call('PEXPIRE', KEYS[2], ARGV[3])
+              return {1}
               """);
 
   /**
-   * KEYS: lease. ARGV: owner, release channel ({@code ""}: publish nothing). Reply: 1 released, 0
-   * not. The fence counter is left alone: tokens survive the release.
+   * KEYS: lease. ARGV: owner, release channel ({@code ""}: publish nothing). Reply: {@code {1}}
+   * released, {@code {2, token, owner, data, pttl}} another owner's live lease, {@code {0}} absent
+   * or expired. The fence counter is left alone: tokens survive the release.
    */
   static final Script RELEASE =
       Script.of(
           "release",
           PRELUDE
               + """
-              if redis.call('HGET', KEYS[1], 'o') == ARGV[1] and redis.call('PTTL', KEYS[1]) ~= 0 then
-                redis.call('DEL', KEYS[1])
-                if ARGV[2] ~= '' then redis.call('PUBLISH', ARGV[2], 'released') end
-                return 1
-              end
-              return 0
+              local cur = redis.call('HMGET', KEYS[1], 'o', 'd', 't')
+              if not cur[1] then return {0} end
+              local ttl = redis.call('PTTL', KEYS[1])
+              if ttl == 0 then return {0} end
+              if cur[1] ~= ARGV[1] then return {2, cur[3], cur[1], cur[2], ttl} end
+              redis.call('DEL', KEYS[1])
+              if ARGV[2] ~= '' then redis.call('PUBLISH', ARGV[2], 'released') end
+              return {1}
               """);
 
   /**

@@ -3,9 +3,11 @@ package io.hostloom.redis;
 import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.BackendHealth;
 import io.hostloom.locking.spi.BackendHealthProbe;
+import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.LockBackendException;
+import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.ReplaceOutcome;
 import io.lettuce.core.RedisClient;
@@ -16,7 +18,6 @@ import io.lettuce.core.api.async.BaseRedisAsyncCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.output.CommandOutput;
-import io.lettuce.core.output.IntegerOutput;
 import io.lettuce.core.output.NestedMultiOutput;
 import java.time.Duration;
 import java.util.List;
@@ -133,28 +134,38 @@ public final class RedisLockBackend
   }
 
   @Override
-  public CompletableFuture<Boolean> extend(String key, String owner, Duration lease) {
+  public CompletableFuture<ExtendOutcome> extend(String key, String owner, Duration lease) {
     checkKeyOwner(key, owner);
     long leaseMs = leaseMillis(lease);
     return eval(
         "extend",
         LeaseScripts.EXTEND,
-        () -> new IntegerOutput<>(CODEC),
+        () -> new NestedMultiOutput<>(CODEC),
         List.of(layout.leaseKey(key), layout.fenceKey(key)),
         List.of(owner, Long.toString(leaseMs), fenceTtl(leaseMs)),
-        r -> r == 1L);
+        r ->
+            switch (status(r)) {
+              case 1 -> ExtendOutcome.succeeded();
+              case 2 -> ExtendOutcome.mismatch(record(r, 1));
+              default -> ExtendOutcome.absent();
+            });
   }
 
   @Override
-  public CompletableFuture<Boolean> release(String key, String owner) {
+  public CompletableFuture<ReleaseOutcome> release(String key, String owner) {
     checkKeyOwner(key, owner);
     return eval(
         "release",
         LeaseScripts.RELEASE,
-        () -> new IntegerOutput<>(CODEC),
+        () -> new NestedMultiOutput<>(CODEC),
         List.of(layout.leaseKey(key)),
         List.of(owner, channel(key)),
-        r -> r == 1L);
+        r ->
+            switch (status(r)) {
+              case 1 -> ReleaseOutcome.succeeded();
+              case 2 -> ReleaseOutcome.mismatch(record(r, 1));
+              default -> ReleaseOutcome.absent();
+            });
   }
 
   @Override
@@ -176,13 +187,12 @@ public final class RedisLockBackend
             Long.toString(leaseMs),
             fenceTtl(leaseMs),
             channel(key)),
-        r -> {
-          long status = (Long) r.get(0);
-          if (status == 1L) {
-            return ReplaceOutcome.replaced(token(r.get(1)));
-          }
-          return status == 2L ? ReplaceOutcome.mismatch(record(r, 1)) : ReplaceOutcome.absent();
-        });
+        r ->
+            switch (status(r)) {
+              case 1 -> ReplaceOutcome.replaced(token(r.get(1)));
+              case 2 -> ReplaceOutcome.mismatch(record(r, 1));
+              default -> ReplaceOutcome.absent();
+            });
   }
 
   @Override
@@ -350,6 +360,11 @@ public final class RedisLockBackend
 
   private static boolean granted(List<Object> reply) {
     return (Long) reply.get(0) == 1L;
+  }
+
+  // the leading status of extend, release and replace: 1 done, 2 another owner's, 0 absent
+  private static int status(List<Object> reply) {
+    return ((Long) reply.get(0)).intValue();
   }
 
   private static long token(Object value) {

@@ -52,7 +52,7 @@ class RedisClusterReleaseSignalTest {
         waits.add(waiter.awaitRelease(key, LONG));
       }
       for (String key : keyOfNode.values()) {
-        assertThat(await(holder.release(key, "h"))).isTrue();
+        assertThat(await(holder.release(key, "h")).released()).isTrue();
       }
       for (CompletableFuture<Boolean> w : waits) {
         assertThat(TestTiming.get(w, Duration.ofSeconds(5))).isTrue();

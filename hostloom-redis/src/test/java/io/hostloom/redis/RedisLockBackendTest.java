@@ -55,7 +55,7 @@ class RedisLockBackendTest {
     assertThat(redis.command("HGET", "hl:{" + key + "}", "o")).isEqualTo("owner-1");
     assertThat(redis.command("GET", "hl:{" + key + "}:fence"))
         .isEqualTo(Long.toString(granted.fencingToken()));
-    assertThat(await(b.release(key, "owner-1"))).isTrue();
+    assertThat(await(b.release(key, "owner-1")).released()).isTrue();
     assertThat(redis.command("EXISTS", "hl:{" + key + "}")).isEqualTo("0");
     assertThat(redis.command("EXISTS", "hl:{" + key + "}:fence")).isEqualTo("1");
     long ttl = Long.parseLong(redis.command("PTTL", "hl:{" + key + "}:fence"));
@@ -114,7 +114,7 @@ class RedisLockBackendTest {
     assertThat(await(b.acquire(key, "owner", "", Duration.ofNanos(1))).granted()).isTrue();
     String other = key("sub-ms-extend");
     await(b.acquire(other, "owner", "", LONG));
-    assertThat(await(b.extend(other, "owner", Duration.ofNanos(400_000)))).isTrue();
+    assertThat(await(b.extend(other, "owner", Duration.ofNanos(400_000))).extended()).isTrue();
     TestTiming.await(
         "the 1 ms leases expire",
         () -> await(b.read(key)).isEmpty() && await(b.read(other)).isEmpty(),
@@ -127,7 +127,8 @@ class RedisLockBackendTest {
     RedisLockBackend b = backend();
     String key = key("pexpire");
     await(b.acquire(key, "owner", "", LONG));
-    assertThat(await(b.extend(key, "owner", Duration.ofSeconds(100).plusNanos(1)))).isTrue();
+    assertThat(await(b.extend(key, "owner", Duration.ofSeconds(100).plusNanos(1))).extended())
+        .isTrue();
     long pttl = Long.parseLong(redis.command("PTTL", "hl:{" + key + "}"));
     assertThat(pttl).isBetween(99_000L, 100_001L);
   }
@@ -156,7 +157,7 @@ class RedisLockBackendTest {
     long token = await(b.acquire(key, "owner", "", LONG)).fencingToken();
     assertThat(await(b.read(key)).orElseThrow().fencingToken()).isEqualTo(token);
     assertThat(await(b.acquire(key, "other", "", LONG)).granted()).isFalse();
-    assertThat(await(b.release(key, "owner"))).isTrue();
+    assertThat(await(b.release(key, "owner")).released()).isTrue();
   }
 
   @Test
@@ -181,12 +182,12 @@ class RedisLockBackendTest {
     assertThat(r.owner()).isEqualTo(owner);
     assertThat(r.data()).isEqualTo(data);
     // an owner that UTF-8 would make equal is another owner
-    assertThat(await(b.release(key, "owner ? ? \ud83d\ude00 \u0000 end"))).isFalse();
+    assertThat(await(b.release(key, "owner ? ? \ud83d\ude00 \u0000 end")).released()).isFalse();
     assertThat(
             await(b.acquire(key, "owner \udbff \udfff \ud83d\ude00 \u0000 end", "", LONG))
                 .granted())
         .isFalse();
-    assertThat(await(b.release(key, owner))).isTrue();
+    assertThat(await(b.release(key, owner)).released()).isTrue();
   }
 
   @Test
@@ -201,7 +202,7 @@ class RedisLockBackendTest {
       ReplaceOutcome r = await(b.replace(key, "o" + i, "r" + i, "", LONG));
       assertThat(r.fencingToken()).isGreaterThan(last);
       last = r.fencingToken();
-      assertThat(await(b.release(key, "r" + i))).isTrue();
+      assertThat(await(b.release(key, "r" + i)).released()).isTrue();
     }
     long beforeExpiry = await(b.acquire(key, "short", "", Duration.ofMillis(50))).fencingToken();
     TestTiming.await("lease expires", () -> await(b.read(key)).isEmpty(), Duration.ofSeconds(2));

@@ -82,7 +82,7 @@ class ReleaseSignalTest {
     CompletableFuture<Boolean> notWoken = waiter.awaitRelease(other, LONG);
     assertThat(waiter.releaseWaiters()).isEqualTo(3);
 
-    assertThat(await(holder.release(key, "h"))).isTrue();
+    assertThat(await(holder.release(key, "h")).released()).isTrue();
     assertThat(TestTiming.get(woken, WAKE)).isTrue();
     assertThat(TestTiming.get(alsoWoken, WAKE)).isTrue();
     assertThat(notWoken).isNotDone();
@@ -108,7 +108,7 @@ class ReleaseSignalTest {
     String key = key();
     await(b.acquire(key, "a", "", LONG));
     CompletableFuture<Boolean> wait = b.awaitRelease(key, Duration.ofMillis(300));
-    assertThat(await(b.release(key, "not-the-owner"))).isFalse();
+    assertThat(await(b.release(key, "not-the-owner")).released()).isFalse();
     assertThat(await(b.replace(key, "not-the-owner", "c", "", LONG)).replaced()).isFalse();
     assertThat(TestTiming.get(wait, WAKE)).isFalse();
   }

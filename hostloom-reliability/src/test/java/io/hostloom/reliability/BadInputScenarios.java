@@ -201,7 +201,7 @@ abstract class BadInputScenarios extends ScenarioBase {
         boolean granted = raw.acquire(a[0], a[1], a[2], LEASE).get().granted();
         answer = granted ? "accepted" : "held";
         if (granted) {
-          assertThat(raw.release(a[0], a[1]).get()).isTrue();
+          assertThat(raw.release(a[0], a[1]).get().released()).isTrue();
         }
       } catch (IllegalArgumentException e) {
         answer = "rejected";

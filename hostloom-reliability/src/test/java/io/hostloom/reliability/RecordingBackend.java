@@ -2,9 +2,11 @@ package io.hostloom.reliability;
 
 import io.hostloom.locking.LockFailureKind;
 import io.hostloom.locking.spi.AcquireOutcome;
+import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.LockBackendException;
+import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.ReplaceOutcome;
 import io.hostloom.testkit.LockHistory;
@@ -87,16 +89,16 @@ final class RecordingBackend implements LockBackend, ReleaseSignal {
   }
 
   @Override
-  public CompletableFuture<Boolean> extend(String key, String owner, Duration lease) {
+  public CompletableFuture<ExtendOutcome> extend(String key, String owner, Duration lease) {
     long sent = LockHistory.now();
-    CompletableFuture<Boolean> f = delegate.extend(key, owner, lease);
+    CompletableFuture<ExtendOutcome> f = delegate.extend(key, owner, lease);
     calls.incrementAndGet();
     return observe(
         f,
         (ok, e) -> {
           if (e != null) {
             countFailure(e);
-          } else if (ok) {
+          } else if (ok.extended()) {
             Held h = holds.get(id(key, owner));
             if (h != null) {
               h.hold().extended(sent, lease);
@@ -106,14 +108,14 @@ final class RecordingBackend implements LockBackend, ReleaseSignal {
   }
 
   @Override
-  public CompletableFuture<Boolean> release(String key, String owner) {
+  public CompletableFuture<ReleaseOutcome> release(String key, String owner) {
     Held h = holds.remove(id(key, owner));
     if (h != null) {
       h.hold().exit(); // the holder stops relying on the lock before the release can act
     } else {
       releasedEarly.put(id(key, owner), LockHistory.now());
     }
-    CompletableFuture<Boolean> f = delegate.release(key, owner);
+    CompletableFuture<ReleaseOutcome> f = delegate.release(key, owner);
     calls.incrementAndGet();
     return observe(
         f,

@@ -35,10 +35,11 @@ import java.util.function.LongSupplier;
  *
  * <h2>Backend calls per request</h2>
  *
- * One backend operation per request, except a failed REFRESH_LOCK or UNLOCK (one more read to
- * report the current lock). A lost race answers {@code 409} with the winner's lock id. The lock
- * checks read the lock once; the file operation that follows is not atomic with the check (a lock
- * taken in between is not seen), as with every WOPI host.
+ * One backend operation per request, on success and on conflict. A {@code 409}'s {@code
+ * X-WOPI-Lock} is the lock the backend refused with in that same atomic operation: the lock current
+ * when the request was decided, never a later one. A lost race answers {@code 409} with the
+ * winner's lock id. The lock checks read the lock once; the file operation that follows is not
+ * atomic with the check (a lock taken in between is not seen), as with every WOPI host.
  *
  * <h2>Failures</h2>
  *
@@ -134,7 +135,7 @@ public final class WopiLockProtocol {
         "Lock mismatch: X-WOPI-OldLock does not match the current lock");
   }
 
-  /** REFRESH_LOCK: one extend, plus one read on failure. */
+  /** REFRESH_LOCK: one extend, also on conflict. */
   public WopiLockResponse refreshLock(String fileId, String lock) {
     String invalid = invalidHeader(LOCK_HEADER, lock);
     if (invalid != null) {
@@ -145,7 +146,7 @@ public final class WopiLockProtocol {
         "Lock mismatch: X-WOPI-Lock does not match the current lock");
   }
 
-  /** UNLOCK: one release, plus one read on failure. */
+  /** UNLOCK: one release, also on conflict. */
   public WopiLockResponse unlock(String fileId, String lock) {
     String invalid = invalidHeader(LOCK_HEADER, lock);
     if (invalid != null) {

@@ -1,8 +1,10 @@
 package io.hostloom.wopi;
 
 import io.hostloom.locking.spi.AcquireOutcome;
+import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReplaceOutcome;
 import io.hostloom.locking.time.LockClock;
 import java.time.Duration;
@@ -22,9 +24,9 @@ import java.util.function.Supplier;
  * <h2>Mapping</h2>
  *
  * A file's lock is the backend record under {@code keyPrefix + fileId}, with {@code owner =
- * comparer.identity(lockId)} and {@code data = lockId}. Every mutation is <b>one atomic backend
- * operation</b> in which the backend itself compares owners; there is no read-then-write between
- * instances:
+ * comparer.identity(lockId)} and {@code data = lockId}. Every method is <b>one atomic backend
+ * operation</b>, on success and on failure, in which the backend itself compares owners; there is
+ * no read-then-write between instances, and no read after a refusal:
  *
  * <table>
  *   <caption>Operations</caption>
@@ -32,15 +34,16 @@ import java.util.function.Supplier;
  *   <tr><td>{@link #getLock}</td><td>read</td><td>-</td></tr>
  *   <tr><td>{@link #add}</td><td>acquire (same identity: refresh)</td><td>holder from the
  *       answer</td></tr>
- *   <tr><td>{@link #refresh}</td><td>extend</td><td>+1 read</td></tr>
- *   <tr><td>{@link #remove}</td><td>release</td><td>+1 read</td></tr>
+ *   <tr><td>{@link #refresh}</td><td>extend</td><td>holder from the answer</td></tr>
+ *   <tr><td>{@link #remove}</td><td>release</td><td>holder from the answer</td></tr>
  *   <tr><td>{@link #unlockAndRelock}</td><td>replace</td><td>current record from the
  *       answer</td></tr>
  * </table>
  *
- * <p>Extend and release answer only {@code false}, so a failed refresh or remove reads once more to
- * report the current lock; that read is not part of the atomic operation, so the lock it reports
- * may be newer than the one that made the operation fail.
+ * <p>The lock a failure reports is the record the backend refused with, in the same atomic step
+ * that decided the request: the lock current at that instant (empty when the file was not locked),
+ * never a later value, and never the caller's own id (a record with an equal identity would have
+ * matched). So the answers of several instances over one backend are linearizable.
  *
  * <h2>Expiry</h2>
  *
@@ -137,7 +140,7 @@ public final class WopiLockProvider {
 
   /**
    * Resets the expiry of the lock of {@code fileId} when its id equals {@code expectedLockId}
-   * (under the comparer). One backend extend; one more read on failure, to report the current lock.
+   * (under the comparer). One backend extend, also on failure.
    *
    * @return success, or failure with the current lock (empty when not locked)
    * @throws IllegalArgumentException when an argument is invalid (nothing is sent then)
@@ -146,16 +149,17 @@ public final class WopiLockProvider {
   public WopiLockResult refresh(String fileId, String expectedLockId) {
     String key = key(fileId);
     String owner = identity(expectedLockId, "expectedLockId");
-    if (await("refresh", fileId, () -> backend.extend(key, owner, lease))) {
+    ExtendOutcome o = await("refresh", fileId, () -> backend.extend(key, owner, lease));
+    if (o.extended()) {
       return WopiLockResult.succeeded();
     }
-    return failedWithCurrent("refresh", fileId, key);
+    return WopiLockResult.failed(o.holder().map(r -> info(fileId, r)));
   }
 
   /**
    * Unlocks {@code fileId} when its lock id equals {@code expectedLockId} (under the comparer). One
-   * backend release; one more read on failure, to report the current lock. Unlike the reference's
-   * unconditional remove, a stale caller never removes another client's lock.
+   * backend release, also on failure. Unlike the reference's unconditional remove, a stale caller
+   * never removes another client's lock.
    *
    * @return success, or failure with the current lock (empty when not locked)
    * @throws IllegalArgumentException when an argument is invalid (nothing is sent then)
@@ -164,10 +168,11 @@ public final class WopiLockProvider {
   public WopiLockResult remove(String fileId, String expectedLockId) {
     String key = key(fileId);
     String owner = identity(expectedLockId, "expectedLockId");
-    if (await("remove", fileId, () -> backend.release(key, owner))) {
+    ReleaseOutcome o = await("remove", fileId, () -> backend.release(key, owner));
+    if (o.released()) {
       return WopiLockResult.succeeded();
     }
-    return failedWithCurrent("remove", fileId, key);
+    return WopiLockResult.failed(o.holder().map(r -> info(fileId, r)));
   }
 
   /**
@@ -212,11 +217,6 @@ public final class WopiLockProvider {
   /** The backend key of {@code fileId}'s lock. */
   public String keyOf(String fileId) {
     return key(fileId);
-  }
-
-  private WopiLockResult failedWithCurrent(String operation, String fileId, String key) {
-    Optional<LeaseRecord> current = await(operation, fileId, () -> backend.read(key));
-    return WopiLockResult.failed(current.map(r -> info(fileId, r)));
   }
 
   private WopiLockInfo info(String fileId, LeaseRecord r) {

@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.hostloom.locking.LockFailureKind;
 import io.hostloom.locking.memory.InMemoryLockBackend;
 import io.hostloom.locking.spi.AcquireOutcome;
+import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.LockBackendException;
+import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReplaceOutcome;
 import java.time.Duration;
 import java.util.Locale;
@@ -233,12 +235,12 @@ class WopiLockProviderTest {
     }
 
     @Override
-    public CompletableFuture<Boolean> extend(String key, String owner, Duration lease) {
+    public CompletableFuture<ExtendOutcome> extend(String key, String owner, Duration lease) {
       return answer();
     }
 
     @Override
-    public CompletableFuture<Boolean> release(String key, String owner) {
+    public CompletableFuture<ReleaseOutcome> release(String key, String owner) {
       return answer();
     }
 

@@ -66,7 +66,7 @@ class StoreCallsPerRequestTest {
   }
 
   @Test
-  void eachWopiRequestCostsAtMostTwoStoreOperations() throws Exception {
+  void eachWopiRequestCostsAtMostOneStoreOperation() throws Exception {
     Files.writeString(docs.resolve("c.docx"), "c");
     String t = tokens.issue("alice", "c.docx", Duration.ofHours(1));
     WopiHttp w = new WopiHttp("http://127.0.0.1:" + port);
@@ -80,8 +80,7 @@ class StoreCallsPerRequestTest {
     assertThat(count(() -> w.lock(f, t, "B"), 409)).isEqualTo(Map.of(Operation.ACQUIRE, 1L));
     assertThat(count(() -> w.getLock(f, t), 200)).isEqualTo(Map.of(Operation.READ, 1L));
     assertThat(count(() -> w.refreshLock(f, t, "A"), 200)).isEqualTo(Map.of(Operation.EXTEND, 1L));
-    assertThat(count(() -> w.refreshLock(f, t, "B"), 409))
-        .isEqualTo(Map.of(Operation.EXTEND, 1L, Operation.READ, 1L));
+    assertThat(count(() -> w.refreshLock(f, t, "B"), 409)).isEqualTo(Map.of(Operation.EXTEND, 1L));
     assertThat(count(() -> w.putFile(f, t, "A", body), 200)).isEqualTo(Map.of(Operation.READ, 1L));
     assertThat(count(() -> w.rename(f, t, "A", "renamed"), 200))
         .isEqualTo(Map.of(Operation.READ, 1L));
@@ -90,8 +89,7 @@ class StoreCallsPerRequestTest {
         .isEqualTo(Map.of(Operation.REPLACE, 1L));
     assertThat(count(() -> w.unlockAndRelock(f, t, "C", "A"), 409))
         .isEqualTo(Map.of(Operation.REPLACE, 1L));
-    assertThat(count(() -> w.unlock(f, t, "A"), 409))
-        .isEqualTo(Map.of(Operation.RELEASE, 1L, Operation.READ, 1L));
+    assertThat(count(() -> w.unlock(f, t, "A"), 409)).isEqualTo(Map.of(Operation.RELEASE, 1L));
     assertThat(count(() -> w.unlock(f, t, "B"), 200)).isEqualTo(Map.of(Operation.RELEASE, 1L));
     assertThat(count(() -> w.lock(f, t, ""), 400)).isEmpty();
   }

@@ -84,7 +84,7 @@ final class HostLoomBackendPeer implements LockPeer {
 
       @Override
       public void unlock() {
-        boolean released = backend.release(heldKey, owner).join();
+        boolean released = backend.release(heldKey, owner).join().released();
         heldKey = null;
         owner = null;
         if (!released) {

@@ -1,8 +1,10 @@
 package io.hostloom.locking.memory;
 
 import io.hostloom.locking.spi.AcquireOutcome;
+import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.ReplaceOutcome;
 import io.hostloom.locking.time.LockClock;
@@ -85,10 +87,10 @@ public final class InMemoryLockBackend implements LockBackend, ReleaseSignal {
   }
 
   @Override
-  public CompletableFuture<Boolean> extend(String key, String owner, Duration lease) {
+  public CompletableFuture<ExtendOutcome> extend(String key, String owner, Duration lease) {
     checkKeyOwner(key, owner);
     long leaseNanos = leaseNanos(lease);
-    boolean[] done = new boolean[1];
+    ExtendOutcome[] result = {ExtendOutcome.absent()};
     leases.computeIfPresent(
         key,
         (k, e) -> {
@@ -97,18 +99,19 @@ public final class InMemoryLockBackend implements LockBackend, ReleaseSignal {
             return null;
           }
           if (!e.owner.equals(owner)) {
+            result[0] = ExtendOutcome.mismatch(e.toRecord(now));
             return e;
           }
-          done[0] = true;
+          result[0] = ExtendOutcome.succeeded();
           return new Entry(e.owner, e.data, now + leaseNanos, e.token);
         });
-    return CompletableFuture.completedFuture(done[0]);
+    return CompletableFuture.completedFuture(result[0]);
   }
 
   @Override
-  public CompletableFuture<Boolean> release(String key, String owner) {
+  public CompletableFuture<ReleaseOutcome> release(String key, String owner) {
     checkKeyOwner(key, owner);
-    boolean[] done = new boolean[1];
+    ReleaseOutcome[] result = {ReleaseOutcome.absent()};
     leases.computeIfPresent(
         key,
         (k, e) -> {
@@ -117,15 +120,16 @@ public final class InMemoryLockBackend implements LockBackend, ReleaseSignal {
             return null;
           }
           if (!e.owner.equals(owner)) {
+            result[0] = ReleaseOutcome.mismatch(e.toRecord(now));
             return e;
           }
-          done[0] = true;
+          result[0] = ReleaseOutcome.succeeded();
           return null;
         });
-    if (done[0]) {
+    if (result[0].released()) {
       announceRelease(key);
     }
-    return CompletableFuture.completedFuture(done[0]);
+    return CompletableFuture.completedFuture(result[0]);
   }
 
   @Override

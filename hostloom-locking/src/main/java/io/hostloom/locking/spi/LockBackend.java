@@ -60,8 +60,8 @@ import java.util.concurrent.CompletableFuture;
  * <h2>Failures, cancellation and deadlines</h2>
  *
  * <p>Each method returns a future and must not throw, except {@link NullPointerException} or {@link
- * IllegalArgumentException} for arguments that break the rules above. An answer ("held", {@code
- * false}) completes the future normally. A failure completes it exceptionally with a {@link
+ * IllegalArgumentException} for arguments that break the rules above. An answer ("held", "absent")
+ * completes the future normally. A failure completes it exceptionally with a {@link
  * LockBackendException} whose {@link LockBackendException#kind() kind} says whether the command can
  * have been applied: {@code UNAVAILABLE} only when it cannot have reached the backend, {@code
  * TIMEOUT} when no answer came in time, {@code OTHER} for anything else. Any other exception is
@@ -97,17 +97,19 @@ public interface LockBackend {
   /**
    * Sets the expiry of {@code owner}'s live lease on {@code key} to now + {@code lease}.
    *
-   * @return {@code true} when extended; {@code false} when absent, expired or another owner's
+   * @return extended; or refused with another owner's live record; or refused as absent when the
+   *     key is free or expired (nothing is changed when refused)
    */
-  CompletableFuture<Boolean> extend(String key, String owner, Duration lease);
+  CompletableFuture<ExtendOutcome> extend(String key, String owner, Duration lease);
 
   /**
    * Deletes {@code owner}'s live lease on {@code key}.
    *
-   * @return {@code true} when this call removed the owner's live lease; {@code false} when absent,
-   *     expired or another owner's (nothing is changed then)
+   * @return released when this call removed the owner's live lease; or refused with another owner's
+   *     live record; or refused as absent when the key is free or expired (nothing is changed when
+   *     refused)
    */
-  CompletableFuture<Boolean> release(String key, String owner);
+  CompletableFuture<ReleaseOutcome> release(String key, String owner);
 
   /**
    * Atomically swaps a live lease owned by {@code expectedOwner} to {@code newOwner} with {@code
