@@ -1,5 +1,6 @@
 package io.hostloom.springboot;
 
+import io.hostloom.locking.LockKey;
 import io.hostloom.locking.LockRetryPolicy;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.wopi.WopiLockComparer;
@@ -176,6 +177,12 @@ public final class HostloomSettings {
       problems.add(
           "hostloom.wopi.key-prefix must be at most 1024 characters but was "
               + (prefix == null ? "null" : prefix.length() + " characters"));
+    } else if (!prefix.isEmpty() && LockKey.canPrefixKernelKey(prefix)) {
+      problems.add(
+          "hostloom.wopi.key-prefix must not be the start of a kernel lock key"
+              + " <namespace>:lock:<key> (a file id could name a kernel lock) but was '"
+              + prefix
+              + "'");
     }
 
     if (!problems.isEmpty()) {
