@@ -89,7 +89,11 @@ public final class HostloomSettings {
     this.lockingOptions = lockingOptions;
     this.comparer = comparer;
     this.wopiExpiry = properties.getWopi().getLockExpiry();
-    this.wopiKeyPrefix = properties.getWopi().getKeyPrefix();
+    // Azure: the .NET WopiHost blob name (SHA-256 of the bare file id) unless opted out
+    this.wopiKeyPrefix =
+        store.equals(Optional.of(Store.AZURE)) && properties.getAzure().isDotnetWopiLayout()
+            ? ""
+            : properties.getWopi().getKeyPrefix();
     this.properties = properties;
   }
 
@@ -306,6 +310,10 @@ public final class HostloomSettings {
     return wopiExpiry;
   }
 
+  /**
+   * The WOPI key prefix: {@code hostloom.wopi.key-prefix}, or empty with {@code
+   * hostloom.store=azure} and the .NET layout (the default there).
+   */
   public String wopiKeyPrefix() {
     return wopiKeyPrefix;
   }
