@@ -91,9 +91,10 @@ import reactor.core.publisher.Mono;
  *
  * A claim without our fields (or rewritten by a .NET instance since we wrote it) is read as owner
  * {@code wopiComparer.identity(wopi_lock_id)} and data {@code wopi_lock_id}, expiring {@link
- * Builder#wopiExpiry wopiExpiry} after the earlier of its Last-Modified and its {@code
- * wopi_created}. A claim whose blob has no lease (its writer died between writing and leasing)
- * expires {@link Builder#unleasedClaimGrace unleasedClaimGrace} after it was written.
+ * Builder#wopiExpiry wopiExpiry} after its Last-Modified (the service's clock, as for our own
+ * claims; never its {@code wopi_created}). A claim whose blob has no lease (its writer died between
+ * writing and leasing) expires {@link Builder#unleasedClaimGrace unleasedClaimGrace} after it was
+ * written.
  *
  * <h2>Failures, timeouts, threads</h2>
  *
@@ -162,7 +163,7 @@ public final class AzureBlobLockBackend implements LockBackend, BackendHealthPro
     this.healthTimeout = b.healthTimeout;
     this.wopiComparer = b.wopiComparer;
     this.wopiExpiry = b.wopiExpiry;
-    this.rules = new BlobState.Rules(wopiComparer::identity, wopiExpiry, b.unleasedClaimGrace);
+    this.rules = new BlobState.Rules(wopiComparer::identity, wopiExpiry, b.unleasedClaimGrace());
   }
 
   /** A builder; set a connection string, or a service URI (with an optional credential). */
@@ -425,7 +426,7 @@ public final class AzureBlobLockBackend implements LockBackend, BackendHealthPro
    */
   private Mono<Boolean> write(
       BlobAsyncClient blob, BlobState s, Map<String, String> md, boolean lease, Op op) {
-    if (s.locked() && s.leaseId() == null) {
+    if (s.locked() && (s.leaseId() == null || s.recordedLeaseRefused())) {
       return breakLease(blob, s).thenReturn(false); // read again: now unleased
     }
     BlobRequestConditions conditions = new BlobRequestConditions().setIfMatch(s.etag());
@@ -452,7 +453,7 @@ public final class AzureBlobLockBackend implements LockBackend, BackendHealthPro
 
   /** Deletes the blob read as {@code s}, conditionally. False when a concurrent change won. */
   private Mono<Boolean> delete(BlobAsyncClient blob, BlobState s, Op op) {
-    if (s.locked() && s.leaseId() == null) {
+    if (s.locked() && (s.leaseId() == null || s.recordedLeaseRefused())) {
       return breakLease(blob, s).thenReturn(false);
     }
     BlobRequestConditions conditions = new BlobRequestConditions().setIfMatch(s.etag());
@@ -491,7 +492,9 @@ public final class AzureBlobLockBackend implements LockBackend, BackendHealthPro
 
   /**
    * Breaks a lease whose id we do not know, at once, under {@code If-Match} of the state read. Only
-   * used on claims this operation may overwrite (expired, or the caller's own).
+   * called from {@link #write} and {@link #delete}, that is after a step judged this very state and
+   * decided it may overwrite it (expired, or the caller's own): never on a verdict of an older
+   * read.
    */
   private Mono<Void> breakLease(BlobAsyncClient blob, BlobState s) {
     return new BlobLeaseClientBuilder()
@@ -513,8 +516,11 @@ public final class AzureBlobLockBackend implements LockBackend, BackendHealthPro
 
   /**
    * Reads, lets {@code step} decide and write, and reads again after every lost conditional write.
-   * When a write failed while the ETag stayed the same on a leased blob, the recorded lease id is
-   * not the blob's lease: the next step breaks it (conditionally) instead of retrying forever.
+   * When a write under the recorded lease id failed while the blob stayed the same (same ETag, same
+   * recorded id, leased both times), that id is not the blob's lease: the state is marked so that a
+   * write the step decides on breaks the lease (conditionally) instead of retrying forever. The
+   * step always judges the fresh state first: a claim that became leased meanwhile (a writer whose
+   * lease request was slow) is live again, and is never broken on the verdict of the earlier read.
    */
   private <T> Mono<T> loop(BlobAsyncClient blob, Function<BlobState, Mono<Step<T>>> step, Op op) {
     return attempt(blob, step, op, 1, null);
@@ -529,27 +535,29 @@ public final class AzureBlobLockBackend implements LockBackend, BackendHealthPro
     return readState(blob)
         .flatMap(
             s -> {
-              Mono<Step<T>> decided =
-                  previous != null
-                          && s.locked()
-                          && s.etag() != null
-                          && s.etag().equals(previous.etag())
-                      ? breakLease(blob, s).thenReturn(Step.<T>again())
-                      : step.apply(s);
-              return decided.flatMap(
-                  r -> {
-                    if (r.done) {
-                      return Mono.just(r.value);
-                    }
-                    if (attempt >= MAX_ATTEMPTS) {
-                      return Mono.error(
-                          new IllegalStateException(
-                              "gave up after "
-                                  + attempt
-                                  + " conditional writes lost to concurrent changes"));
-                    }
-                    return attempt(blob, step, op, attempt + 1, s);
-                  });
+              if (previous != null
+                  && previous.locked()
+                  && s.locked()
+                  && s.etag() != null
+                  && s.etag().equals(previous.etag())
+                  && Objects.equals(s.leaseId(), previous.leaseId())) {
+                s.markRecordedLeaseRefused();
+              }
+              return step.apply(s)
+                  .flatMap(
+                      r -> {
+                        if (r.done) {
+                          return Mono.just(r.value);
+                        }
+                        if (attempt >= MAX_ATTEMPTS) {
+                          return Mono.error(
+                              new IllegalStateException(
+                                  "gave up after "
+                                      + attempt
+                                      + " conditional writes lost to concurrent changes"));
+                        }
+                        return attempt(blob, step, op, attempt + 1, s);
+                      });
             });
   }
 
@@ -701,7 +709,7 @@ public final class AzureBlobLockBackend implements LockBackend, BackendHealthPro
     private boolean createContainer = true;
     private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
     private Duration healthTimeout = DEFAULT_HEALTH_TIMEOUT;
-    private Duration unleasedClaimGrace = DEFAULT_UNLEASED_CLAIM_GRACE;
+    private Duration unleasedClaimGrace; // null: derived from the command timeout
     private WopiLockComparer wopiComparer = WopiLockComparer.ordinal();
     private Duration wopiExpiry = DEFAULT_WOPI_EXPIRY;
     private BlobServiceVersion serviceVersion;
@@ -828,10 +836,13 @@ public final class AzureBlobLockBackend implements LockBackend, BackendHealthPro
 
     /**
      * How long a claim whose blob carries no lease stays live after it was written; default {@link
-     * #DEFAULT_UNLEASED_CLAIM_GRACE} (10 s). Such a claim is left by a writer that died between
-     * writing the claim and leasing the blob; a live writer leases within one round trip. Safety
-     * does not depend on it (every later step is conditional), only how soon such a claim is
-     * reclaimed.
+     * #DEFAULT_UNLEASED_CLAIM_GRACE} (10 s), or twice the command timeout plus {@link
+     * #CLOCK_MARGIN} when that is longer. Such a claim is left by a writer that died between
+     * writing the claim and leasing the blob; a live writer leases within its command timeout. The
+     * grace must therefore be longer than {@code commandTimeout + CLOCK_MARGIN} (checked by {@link
+     * #build()}): otherwise a competitor could judge the claim of a writer whose lease request is
+     * merely slow as abandoned. Every instance sharing a container should use the same grace and a
+     * command timeout no longer than any instance's grace minus the margin.
      *
      * @throws IllegalArgumentException when not positive
      */
@@ -885,10 +896,14 @@ public final class AzureBlobLockBackend implements LockBackend, BackendHealthPro
      * operation or health check.
      *
      * @throws AzureLockConfigurationException when neither or both of connection string and service
-     *     URI are set, a credential is set without a service URI, or the connection string is
-     *     malformed
+     *     URI are set, a credential is set without a service URI, the connection string is
+     *     malformed, or {@link #unleasedClaimGrace} is not longer than {@code commandTimeout +
+     *     CLOCK_MARGIN}
      */
     public AzureBlobLockBackend build() {
+      if (unleasedClaimGrace().compareTo(commandTimeout.plus(CLOCK_MARGIN)) <= 0) {
+        throw AzureLockConfigurationException.graceTooShort(unleasedClaimGrace(), commandTimeout);
+      }
       if (connectionString == null && serviceUri == null) {
         throw AzureLockConfigurationException.noEndpoint();
       }
@@ -934,6 +949,16 @@ public final class AzureBlobLockBackend implements LockBackend, BackendHealthPro
         throw AzureLockConfigurationException.badConnectionString(e);
       }
       return new AzureBlobLockBackend(this, service);
+    }
+
+    private Duration unleasedClaimGrace() {
+      if (unleasedClaimGrace != null) {
+        return unleasedClaimGrace;
+      }
+      Duration derived = commandTimeout.multipliedBy(2).plus(CLOCK_MARGIN);
+      return derived.compareTo(DEFAULT_UNLEASED_CLAIM_GRACE) > 0
+          ? derived
+          : DEFAULT_UNLEASED_CLAIM_GRACE;
     }
 
     private static Duration positive(Duration d, String name) {

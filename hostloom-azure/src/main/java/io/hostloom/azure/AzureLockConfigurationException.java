@@ -1,5 +1,7 @@
 package io.hostloom.azure;
 
+import java.time.Duration;
+
 /**
  * The Azure lock backend was configured so that it cannot start. Thrown by {@link
  * AzureBlobLockBackend.Builder#build()}; the message says what to set and never contains the
@@ -17,6 +19,17 @@ public final class AzureLockConfigurationException extends IllegalStateException
         "Azure lock backend: set either connectionString (e.g. \"UseDevelopmentStorage=true\" for"
             + " Azurite) or serviceUri (e.g. \"https://<account>.blob.core.windows.net\", with"
             + " DefaultAzureCredential or a credential of your own); neither was set",
+        null);
+  }
+
+  static AzureLockConfigurationException graceTooShort(Duration grace, Duration commandTimeout) {
+    return new AzureLockConfigurationException(
+        "Azure lock backend: unleasedClaimGrace must be longer than commandTimeout + CLOCK_MARGIN ("
+            + commandTimeout
+            + " + "
+            + AzureBlobLockBackend.CLOCK_MARGIN
+            + "), or a claim whose lease request is only slow could be taken as abandoned, but was "
+            + grace,
         null);
   }
 

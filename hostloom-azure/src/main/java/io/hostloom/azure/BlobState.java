@@ -21,9 +21,10 @@ import java.util.regex.Pattern;
  * written (its Last-Modified), {@code nowSecond} the read response's {@code Date}. A claim with
  * lease {@code L} (rounded up to whole seconds) is live while {@code nowSecond < claimSecond + L +
  * 1}: the extra second covers both truncations, so no reader ever sees a claim expire before {@code
- * L} has really passed since its write. For a claim written by a .NET instance the claim second is
- * the earlier of Last-Modified and its {@code wopi_created}, so it never outlives what the
- * service's clock says, nor what .NET instances (which judge {@code wopi_created}) say.
+ * L} has really passed since its write. A claim written by a .NET instance is judged the same way,
+ * by its Last-Modified (never by its {@code wopi_created}, the writer's wall clock), so every Java
+ * instance agrees on it whatever the clocks; .NET instances judge {@code wopi_created} with their
+ * own clock, which agrees only as far as the clocks do (see the module README).
  *
  * <h2>Fencing tokens</h2>
  *
@@ -78,6 +79,7 @@ final class BlobState {
   private long sequence;
   private Instant created;
   private Instant localNow;
+  private boolean recordedLeaseRefused;
 
   private BlobState(Kind kind) {
     this.kind = kind;
@@ -123,8 +125,8 @@ final class BlobState {
       }
     }
     s.etag = p.getETag();
-    s.claimSecond =
-        s.kind == Kind.FOREIGN ? Math.min(modified, created.getEpochSecond()) : modified;
+    // every claim, .NET's included, by the service's clock: wopi_created is the writer's wall clock
+    s.claimSecond = modified;
     s.nowSecond = serviceNow.getEpochSecond();
     s.localNow = localNow;
     s.locked = p.getLeaseStatus() == LeaseStatusType.LOCKED;
@@ -149,7 +151,7 @@ final class BlobState {
     try {
       BlobState s = new BlobState(Kind.HELD);
       s.owner = ClaimMetadata.decode(storedOwner);
-      s.data = ClaimMetadata.decode(lockId);
+      s.data = ClaimMetadata.dataOf(lockId, md.get(ClaimMetadata.DATA));
       s.lease = Duration.ofMillis(leaseMillis.get());
       s.created = ClaimMetadata.parseCreated(md.get(ClaimMetadata.CREATED)).orElse(null);
       return s;
@@ -197,6 +199,18 @@ final class BlobState {
   /** Whether the blob has an active (or breaking) lease, so writes need its lease id. */
   boolean locked() {
     return locked;
+  }
+
+  /**
+   * Whether a write under {@link #leaseId()} was just refused while the blob stayed as read: the
+   * recorded id is not the blob's lease, so a write decided on this state breaks it first.
+   */
+  boolean recordedLeaseRefused() {
+    return recordedLeaseRefused;
+  }
+
+  void markRecordedLeaseRefused() {
+    recordedLeaseRefused = true;
   }
 
   /** The lease id recorded in the metadata (a GUID), or null. */

@@ -24,9 +24,14 @@ import java.util.Optional;
  * <p>Values travel as HTTP headers: Azure accepts printable ASCII without leading or trailing
  * spaces. {@link #encode} stores such a value as is and anything else (empty, non-ASCII, control
  * characters, edge spaces, or a value starting with the marker {@code ~}) as {@code ~} + Base64 of
- * its UTF-8 bytes ({@link Wtf8}, so lone surrogates survive too), so every string survives. Lock
- * ids a WOPI client sends are printable ASCII and so stay readable to .NET instances, unless they
- * start with a space or {@code ~}.
+ * its UTF-8 bytes ({@link Wtf8}, so lone surrogates survive too); it is used for our own fields.
+ *
+ * <p>{@code wopi_lock_id} carries no marker: a .NET instance reads it as the lock id. Data that is
+ * printable ASCII without edge spaces (every lock id a WOPI client can send over HTTP, including
+ * one that starts with {@code ~}) is stored there as is. Other data is stored exactly in {@code
+ * hl_data} ({@code ~} + Base64), and {@code wopi_lock_id} holds what .NET instances should see: the
+ * data without its edge spaces (what an HTTP server hands a .NET host for such a header), or, when
+ * even that is not plain, the encoded form.
  */
 final class ClaimMetadata {
   static final String LOCK_ID = "wopi_lock_id";
@@ -39,6 +44,7 @@ final class ClaimMetadata {
   static final String EPOCH = "hl_epoch";
   static final String SEQUENCE = "hl_seq";
   static final String FREE = "hl_free";
+  static final String DATA = "hl_data";
 
   static final String FORMAT_VERSION = "1";
 
@@ -76,12 +82,29 @@ final class ClaimMetadata {
     return Wtf8.decode(Base64.getDecoder().decode(stored.substring(1)));
   }
 
+  /** {@code value} in Base64 form whether or not it is plain, for {@code hl_data}. */
+  private static String forceEncode(String value) {
+    return MARKER + Base64.getEncoder().encodeToString(Wtf8.encode(value));
+  }
+
+  /**
+   * The data of our claim: {@code hl_data} when present, else {@code wopi_lock_id} exactly as
+   * stored (never decoded: it carries no marker).
+   *
+   * @throws IllegalArgumentException when {@code hl_data} holds invalid Base64
+   */
+  static String dataOf(String lockId, String storedData) {
+    return storedData != null ? decode(storedData) : lockId;
+  }
+
   private static boolean isPlain(String value) {
+    return isHeaderSafe(value) && value.charAt(0) != MARKER;
+  }
+
+  /** Whether Azure carries {@code value} as a metadata value unchanged. */
+  private static boolean isHeaderSafe(String value) {
     int n = value.length();
-    if (n == 0
-        || value.charAt(0) == MARKER
-        || value.charAt(0) == ' '
-        || value.charAt(n - 1) == ' ') {
+    if (n == 0 || value.charAt(0) == ' ' || value.charAt(n - 1) == ' ') {
       return false;
     }
     for (int i = 0; i < n; i++) {
@@ -136,12 +159,17 @@ final class ClaimMetadata {
       long sequence) {
     String createdText = formatCreated(created);
     Map<String, String> m = new LinkedHashMap<>();
-    m.put(LOCK_ID, encode(data));
+    boolean exact = isHeaderSafe(data);
+    String dotnetView = exact ? data : isHeaderSafe(data.strip()) ? data.strip() : encode(data);
+    m.put(LOCK_ID, dotnetView);
     m.put(LEASE_ID, leaseId);
     m.put(CREATED, createdText);
     m.put(FORMAT, FORMAT_VERSION);
     m.put(BOUND_CREATED, createdText);
     m.put(OWNER, encode(owner));
+    if (!exact) {
+      m.put(DATA, forceEncode(data));
+    }
     m.put(LEASE_MILLIS, Long.toString(leaseMillis));
     if (epoch != null) {
       m.put(EPOCH, Long.toString(epoch));

@@ -38,7 +38,9 @@ class AzureRecoveryTest {
   private static final Duration CALL = Duration.ofSeconds(10);
   private static final Duration SECOND = Duration.ofSeconds(1);
   private static final Duration LONG = Duration.ofSeconds(60);
-  private static final Duration GRACE = Duration.ofSeconds(2);
+  private static final Duration GRACE = Duration.ofSeconds(3);
+  // the grace must exceed the command timeout + the 1 s clock margin (checked at build())
+  private static final Duration COMMAND_TIMEOUT = Duration.ofMillis(1900);
 
   private static BlobContainerClient container;
   private static AzureBlobLockBackend one;
@@ -50,11 +52,13 @@ class AzureRecoveryTest {
     one =
         Azurite.shared()
             .backend(container.getBlobContainerName())
+            .commandTimeout(COMMAND_TIMEOUT)
             .unleasedClaimGrace(GRACE)
             .build();
     two =
         Azurite.shared()
             .backend(container.getBlobContainerName())
+            .commandTimeout(COMMAND_TIMEOUT)
             .unleasedClaimGrace(GRACE)
             .build();
   }

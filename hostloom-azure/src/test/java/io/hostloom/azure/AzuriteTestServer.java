@@ -3,11 +3,10 @@ package io.hostloom.azure;
 import com.azure.storage.blob.BlobContainerClient;
 
 /**
- * Public access to the Azure module's {@code Azurite} test fixture (package-private there,
- * published in its test-jar), so other modules' tests (the reliability scenarios, the WOPI host's
- * two-instance test) reuse it instead of copying it. Lives in the fixture's package for that reason
- * only. The executable comes from the system property {@code hostloom.azurite.blob} (this module's
- * build points it at {@code hostloom-azure}'s npm install).
+ * Public access to this module's {@link Azurite} test fixture, published in the test-jar, so other
+ * modules' tests (the reliability scenarios, the starter, the WOPI host's two-instance test) reuse
+ * it instead of copying it. Those modules point the system property {@code hostloom.azurite.blob}
+ * at this module's npm install.
  */
 public final class AzuriteTestServer {
   private final Azurite azurite;

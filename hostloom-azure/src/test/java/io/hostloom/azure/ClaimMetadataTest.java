@@ -56,6 +56,25 @@ class ClaimMetadataTest {
     assertThat(ClaimMetadata.decode(lockId)).isEqualTo(lockId);
   }
 
+  @ParameterizedTest
+  @MethodSource("exoticValues")
+  void claimDataRoundTripsWithAHeaderSafeUnmarkedLockIdForDotnet(String data) {
+    Map<String, String> md =
+        ClaimMetadata.held(
+            "o", data, 1000, "0f8fad5b-d9cb-469f-a165-70867728950e", Instant.EPOCH, 1L, 1);
+    String lockId = md.get("wopi_lock_id");
+
+    assertThat(ClaimMetadata.dataOf(lockId, md.get("hl_data"))).isEqualTo(data);
+    assertThat(lockId).isNotEmpty().doesNotStartWith(" ").doesNotEndWith(" ");
+    assertThat(lockId.chars()).allMatch(c -> c >= 0x20 && c <= 0x7E);
+    if (!data.isEmpty()
+        && data.equals(data.strip())
+        && data.chars().allMatch(c -> c >= 0x20 && c <= 0x7E)) {
+      assertThat(lockId).as("stored raw, as .NET stores it").isEqualTo(data);
+      assertThat(md).doesNotContainKey("hl_data");
+    }
+  }
+
   @Test
   void createdIsWrittenInDotnetRoundTripFormat() {
     Instant t = Instant.parse("2026-11-30T11:00:00.1234567Z");

@@ -134,10 +134,7 @@ public final class JdbcLockBackend
       if (b.createTableIfMissing) {
         createTable(b.dataSource);
       }
-      this.listener =
-          b.releaseNotifications
-              ? newListener(b.listenerDataSource != null ? b.listenerDataSource : b.dataSource)
-              : null;
+      this.listener = b.releaseNotifications ? newListener(b.listenerDataSource) : null;
     } catch (RuntimeException e) {
       shutdownThreads();
       throw e;
@@ -634,15 +631,23 @@ public final class JdbcLockBackend
     /**
      * Whether releases announce the key with {@code pg_notify} and this backend listens for them
      * ({@link ReleaseSignal}). Default {@code false}. Listening holds one connection of the
-     * {@linkplain #listenerDataSource listener data source} for the backend's lifetime; behind
-     * PgBouncer in transaction mode LISTEN does not work, so give a direct one.
+     * {@linkplain #listenerDataSource listener data source} for the backend's lifetime, which is
+     * therefore required with notifications on; behind PgBouncer in transaction mode LISTEN does
+     * not work, so give a direct one.
      */
     public Builder releaseNotifications(boolean releaseNotifications) {
       this.releaseNotifications = releaseNotifications;
       return this;
     }
 
-    /** Where the listening connection comes from (default: the backend's data source). */
+    /**
+     * Where the listening connection comes from; required with {@link #releaseNotifications} on, so
+     * the listener never takes a connection of the operations pool for the backend's lifetime. Give
+     * a data source of its own, e.g. a {@code PGSimpleDataSource} on the same URL (one physical
+     * connection, reopened after a failure); the operations pool itself is allowed when passed here
+     * explicitly (it is then one connection smaller). The connection goes back only after {@code
+     * UNLISTEN *} (aborted when that fails).
+     */
     public Builder listenerDataSource(DataSource listenerDataSource) {
       this.listenerDataSource = Objects.requireNonNull(listenerDataSource, "listenerDataSource");
       return this;
@@ -654,8 +659,15 @@ public final class JdbcLockBackend
      *
      * @throws LockBackendException when creating the table fails
      * @throws IllegalStateException when notifications are on but the PostgreSQL driver is missing
+     *     or no {@link #listenerDataSource} is given
      */
     public JdbcLockBackend build() {
+      if (releaseNotifications && listenerDataSource == null) {
+        throw new IllegalStateException(
+            "releaseNotifications(true) needs listenerDataSource(...): a data source of its own"
+                + " for the LISTEN connection (e.g. a PGSimpleDataSource on the same URL), so it"
+                + " does not hold a connection of the operations pool");
+      }
       return new JdbcLockBackend(this);
     }
   }

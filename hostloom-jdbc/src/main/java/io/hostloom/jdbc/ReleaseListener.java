@@ -25,6 +25,10 @@ import org.slf4j.LoggerFactory;
  * when their key is announced by a release. The only class that needs the PostgreSQL driver's API
  * ({@link PGConnection#getNotifications(int)}), so it is loaded only when notifications are on.
  *
+ * <p>The connection comes from a data source of its own (never the operations pool by default, see
+ * {@link JdbcLockBackend.Builder#listenerDataSource}) and goes back to it only after {@code
+ * UNLISTEN *}, or aborted when that fails, so no pooled session is ever handed out still listening.
+ *
  * <p>A notification can be missed while the connection is down; on every (re)connect all current
  * waiters are therefore woken, and they retry their acquisition. Between connects the waiters' own
  * {@code maxWait} is the polling fallback.
@@ -118,11 +122,15 @@ final class ReleaseListener implements AutoCloseable {
   private void loop() {
     long backoff = Duration.ofMillis(100).toNanos();
     while (!closed) {
-      try (Connection c = dataSource.getConnection()) {
+      Connection c = null;
+      boolean listened = false;
+      try {
+        c = dataSource.getConnection();
         if (!c.getAutoCommit()) {
           c.setAutoCommit(true);
         }
         PGConnection pg = c.unwrap(PGConnection.class);
+        listened = true; // from here on the session may be listening, even if LISTEN throws
         execute(c, "LISTEN \"" + channel + "\""); // channel is hex and letters: see LockTable
         listening = true;
         backoff = Duration.ofMillis(100).toNanos();
@@ -148,12 +156,43 @@ final class ReleaseListener implements AutoCloseable {
         }
       } finally {
         listening = false;
+        if (c != null) {
+          giveBack(c, listened);
+        }
       }
       if (!closed) {
         wakeAll(); // waiters fall back to polling now rather than at their maxWait
         LockSupport.parkNanos(this, backoff);
         backoff = Math.min(backoff * 2, MAX_BACKOFF_NANOS);
       }
+    }
+  }
+
+  /**
+   * Returns {@code c} to its data source never still listening: a pooled session that kept LISTEN
+   * would queue notifications for whoever borrows it next. {@code UNLISTEN *}, or when that fails
+   * (the connection is broken or the statement timed out) abort the connection, which makes a pool
+   * discard it instead of handing it out again.
+   */
+  private void giveBack(Connection c, boolean listened) {
+    if (listened) {
+      try {
+        execute(c, "UNLISTEN *");
+      } catch (SQLException | RuntimeException e) {
+        log.debug(
+            "release listener: UNLISTEN failed ({}); aborting the connection",
+            SqlFailures.describe(e));
+        try {
+          c.abort(Runnable::run);
+        } catch (SQLException | RuntimeException abortFailed) {
+          log.debug("release listener: abort failed ({})", SqlFailures.describe(abortFailed));
+        }
+      }
+    }
+    try {
+      c.close();
+    } catch (SQLException | RuntimeException e) {
+      log.debug("release listener: close failed ({})", SqlFailures.describe(e));
     }
   }
 

@@ -10,6 +10,6 @@ import io.hostloom.testkit.LockBackendConformanceSuite;
 class JdbcLockBackendNotifyingConformanceTest extends LockBackendConformanceSuite {
   @Override
   protected LockBackend newBackend() {
-    return TestDatabase.backend().releaseNotifications(true).build();
+    return TestDatabase.notifyingBackend().build();
   }
 }

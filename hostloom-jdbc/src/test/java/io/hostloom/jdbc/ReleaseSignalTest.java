@@ -27,8 +27,8 @@ class ReleaseSignalTest {
 
   @BeforeEach
   void start() {
-    holder = TestDatabase.backend().releaseNotifications(true).build();
-    waiter = TestDatabase.backend().releaseNotifications(true).build();
+    holder = TestDatabase.notifyingBackend().build();
+    waiter = TestDatabase.notifyingBackend().build();
     TestTiming.await(
         "listening",
         () -> holder.isListeningForReleases() && waiter.isListeningForReleases(),

@@ -2,6 +2,8 @@ package io.hostloom.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Duration;
+import javax.sql.DataSource;
+import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * The database most tests share: database {@value #NAME} on {@link PostgresServer#shared()}, one
@@ -23,6 +25,24 @@ final class TestDatabase {
       JdbcLockBackend.builder(pool).createTableIfMissing(true).build().close();
     }
     return pool;
+  }
+
+  /**
+   * An unpooled data source on the shared database for the release listener (one physical
+   * connection per getConnection), as the backend requires for notifications.
+   */
+  static DataSource listenerSource() {
+    PGSimpleDataSource ds = new PGSimpleDataSource();
+    ds.setURL(server().jdbcUrl(NAME));
+    ds.setUser("postgres");
+    return ds;
+  }
+
+  /**
+   * A notifying backend builder over the shared pool, listening through {@link #listenerSource}.
+   */
+  static JdbcLockBackend.Builder notifyingBackend() {
+    return backend().releaseNotifications(true).listenerDataSource(listenerSource());
   }
 
   /** A backend builder over the shared pool and the default table. */

@@ -194,6 +194,22 @@ public final class TcpFaultProxy implements AutoCloseable {
   }
 
   /**
+   * Closes every open connection in an orderly way (both sides see end of stream, FIN, not a
+   * reset); bytes held or not yet written are lost. A client that re-sends in-flight commands after
+   * a reconnect (Lettuce's auto-reconnect) does so after this, not after a reset.
+   *
+   * @return how many connections were closed
+   */
+  public int closeConnections() {
+    int n = 0;
+    for (Connection c : connections) {
+      c.closeNow();
+      n++;
+    }
+    return n;
+  }
+
+  /**
    * Stops listening: new connections are refused ({@code ECONNREFUSED}) until {@link
    * #acceptConnections()}. Open connections are not touched. Idempotent.
    */
@@ -449,6 +465,16 @@ public final class TcpFaultProxy implements AutoCloseable {
         closeQuietly(client);
         closeQuietly(server);
         connections.remove(this);
+      }
+    }
+
+    void closeNow() {
+      aborted = true;
+      closeQuietly(client);
+      closeQuietly(server);
+      connections.remove(this);
+      synchronized (faults) {
+        faults.notifyAll();
       }
     }
 

@@ -85,4 +85,20 @@ class LockKeyTest {
     assertThatThrownBy(() -> LockKey.fromSensitive(null, key))
         .isInstanceOf(NullPointerException.class);
   }
+
+  @Test
+  void canPrefixKernelKeyIsTrueExactlyForStartsOfNamespaceLockKeys() {
+    for (String p :
+        new String[] {
+          "", "a", "app-1", "wopix", "app:", "app:l", "app:lock", "app:lock:", "app:lock:x:y/"
+        }) {
+      assertThat(LockKey.canPrefixKernelKey(p)).as(p).isTrue();
+    }
+    for (String p :
+        new String[] {
+          "wopi:", "wopi:lock:", "App:", "app/", "app:wopi:", "app:locks", ":lock:", "app:lock:a b"
+        }) {
+      assertThat(LockKey.canPrefixKernelKey(p)).as(p).isFalse();
+    }
+  }
 }

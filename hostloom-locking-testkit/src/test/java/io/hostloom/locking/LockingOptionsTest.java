@@ -58,6 +58,16 @@ class LockingOptionsTest {
   }
 
   @Test
+  void theWopiNamespaceIsReservedForTheWopiFacesKeys() {
+    assertThat(LockingOptions.of("wopi").validate())
+        .singleElement()
+        .asString()
+        .contains(LockingOptions.KEY_NAMESPACE)
+        .contains("must not be 'wopi'");
+    assertThat(LockingOptions.of("wopi-docs").validate()).isEmpty();
+  }
+
+  @Test
   void enabledNeedsABackendDisabledDoesNot() {
     assertThatThrownBy(() -> DistributedLock.create(LockingOptions.of("x"), null))
         .isInstanceOf(NullPointerException.class)

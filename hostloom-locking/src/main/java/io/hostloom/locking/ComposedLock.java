@@ -16,7 +16,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -77,8 +76,9 @@ public final class ComposedLock implements DistributedLock, AutoCloseable {
   private final String prefix;
   private final long defaultLeaseNanos;
   private final boolean detectReentrancy;
-  private final byte[] ownerPrefix;
-  private final AtomicLong ownerCounter = new AtomicLong();
+  // One generator per lock: SecureRandom draws from the OS (NativePRNG mixes /dev/urandom into
+  // every call), so a cloned or restored JVM does not repeat tokens as a seeded sequence would.
+  private final SecureRandom ownerRandom = new SecureRandom();
   private final Set<Acquisition> inFlight = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -104,7 +104,6 @@ public final class ComposedLock implements DistributedLock, AutoCloseable {
     this.maxLeaseNanos = nanos(options.maxLease());
     this.maxHoldNanos = nanos(options.maxHold());
     this.detectReentrancy = options.detectReentrancy();
-    this.ownerPrefix = randomHex16();
     if (!enabled) {
       log.warn(
           "LockingDisabled [3100]: locking is disabled for namespace '{}': actions run at once"
@@ -482,31 +481,22 @@ public final class ComposedLock implements DistributedLock, AutoCloseable {
   }
 
   /**
-   * A fresh owner token: 32 lowercase hex characters, a random per-lock prefix plus a counter, so
-   * tokens never repeat within a lock and collide across instances only with a 2^-64 chance.
+   * A fresh owner token: 128 bits from {@link SecureRandom} for every acquisition, as 32 lowercase
+   * hex characters. Two acquisitions share a token only with a 2^-128 chance per pair, whatever the
+   * process, the lock instance or a JVM snapshot it was restored from.
    */
   String newOwner() {
+    byte[] r = new byte[16];
+    ownerRandom.nextBytes(r);
     byte[] b = new byte[32];
-    System.arraycopy(ownerPrefix, 0, b, 0, 16);
-    long n = ownerCounter.incrementAndGet();
-    for (int i = 31; i >= 16; i--) {
-      b[i] = HEX[(int) (n & 0xF)];
-      n >>>= 4;
+    for (int i = 0; i < 16; i++) {
+      b[2 * i] = HEX[(r[i] >> 4) & 0xF];
+      b[2 * i + 1] = HEX[r[i] & 0xF];
     }
     return new String(b, StandardCharsets.ISO_8859_1);
   }
 
   private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.ISO_8859_1);
-
-  private static byte[] randomHex16() {
-    long r = new SecureRandom().nextLong();
-    byte[] b = new byte[16];
-    for (int i = 15; i >= 0; i--) {
-      b[i] = HEX[(int) (r & 0xF)];
-      r >>>= 4;
-    }
-    return b;
-  }
 
   static long nanos(Duration d) {
     try {

@@ -14,6 +14,10 @@ import javax.crypto.spec.SecretKeySpec;
  * units without whitespace or control characters; {@code :} and other punctuation are fine. The
  * lock prefixes it as {@code <namespace>:lock:<key>} before it reaches a backend.
  *
+ * <p>The namespace {@value #RESERVED_NAMESPACE} is reserved: the WOPI face keeps its locks under
+ * {@code wopi:lock:<fileId>} on the same backends, so a kernel namespace {@code wopi} would share
+ * their keys. Other faces check their prefixes with {@link #canPrefixKernelKey(String)}.
+ *
  * <p>Never use a credential as a key: keys appear in logs and spans. {@link #fromSensitive(String)}
  * hashes a high-entropy secret (a token); {@link #fromSensitive(String, byte[])} uses a keyed hash
  * for low-entropy secrets (passwords, PINs) that a plain hash would not protect from brute force.
@@ -21,6 +25,11 @@ import javax.crypto.spec.SecretKeySpec;
 public final class LockKey {
   private static final HexFormat HEX = HexFormat.of();
   private static final int HASH_BYTES = 16;
+
+  /** The namespace no kernel lock may use: the WOPI face's keys start with {@code wopi:lock:}. */
+  public static final String RESERVED_NAMESPACE = "wopi";
+
+  private static final String LOCK_INFIX = ":lock:";
 
   private LockKey() {}
 
@@ -79,6 +88,36 @@ public final class LockKey {
       }
     }
     return true;
+  }
+
+  /**
+   * Whether some kernel key ({@code <namespace>:lock:<key>} with a valid, non-reserved namespace
+   * and a valid key) starts with {@code prefix}: then another face keying its records {@code prefix
+   * + id} could name a kernel lock's record for some id. True for the empty prefix.
+   */
+  public static boolean canPrefixKernelKey(String prefix) {
+    Objects.requireNonNull(prefix, "prefix");
+    int colon = prefix.indexOf(':');
+    if (colon < 0) {
+      // only namespace characters so far (or none): some longer namespace continues it
+      return prefix.isEmpty() || isValidNamespace(prefix);
+    }
+    String namespace = prefix.substring(0, colon);
+    if (!isValidNamespace(namespace) || namespace.equals(RESERVED_NAMESPACE)) {
+      return false;
+    }
+    String rest = prefix.substring(colon);
+    if (rest.length() <= LOCK_INFIX.length()) {
+      return LOCK_INFIX.startsWith(rest);
+    }
+    if (!rest.startsWith(LOCK_INFIX)) {
+      return false;
+    }
+    return rest.substring(LOCK_INFIX.length())
+        .chars()
+        .noneMatch(
+            c ->
+                Character.isWhitespace(c) || Character.isSpaceChar(c) || Character.isISOControl(c));
   }
 
   /**

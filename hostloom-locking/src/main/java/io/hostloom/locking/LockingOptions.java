@@ -90,14 +90,21 @@ public final class LockingOptions {
 
   /**
    * Every rule these options break, one message each naming its key; empty when valid. Rules:
-   * namespace non-empty and only {@code [a-z0-9-]}; default lease &gt; 0; max lease &ge; default
-   * lease; max hold &gt; 0; retry set; max key length &gt; 0.
+   * namespace non-empty, only {@code [a-z0-9-]} and not {@link LockKey#RESERVED_NAMESPACE}; default
+   * lease &gt; 0; max lease &ge; default lease; max hold &gt; 0; retry set; max key length &gt; 0.
    */
   public List<String> validate() {
     List<String> problems = new ArrayList<>();
     if (!LockKey.isValidNamespace(namespace)) {
       problems.add(
           KEY_NAMESPACE + " must be non-empty and only a-z, 0-9 and - but was '" + namespace + "'");
+    } else if (namespace.equals(LockKey.RESERVED_NAMESPACE)) {
+      problems.add(
+          KEY_NAMESPACE
+              + " must not be '"
+              + LockKey.RESERVED_NAMESPACE
+              + "': its keys would be the WOPI locks' keys (wopi:lock:<fileId>) on a shared"
+              + " backend");
     }
     boolean leaseOk = positive(defaultLease);
     if (!leaseOk) {

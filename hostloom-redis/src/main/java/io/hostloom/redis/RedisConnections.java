@@ -66,8 +66,9 @@ record RedisConnections(
 
   /**
    * A client of our own for {@code uri}: reconnects by itself (quickly: a lock waiter should not
-   * wait 30 s for a restarted server), rejects commands while disconnected so none is queued and
-   * replayed later, and bounds connecting and commands by {@code timeout}.
+   * wait 30 s for a restarted server), rejects commands issued while disconnected so none is queued
+   * for later, and bounds connecting and commands by {@code timeout}. Commands in flight at a
+   * disconnect may still be re-sent by Lettuce; the scripts are safe to re-send.
    */
   static RedisConnections owned(RedisURI uri, Duration timeout) {
     ClientResources resources =

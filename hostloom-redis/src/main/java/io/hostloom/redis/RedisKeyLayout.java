@@ -77,6 +77,14 @@ public final class RedisKeyLayout {
     return leaseKey(key) + ":fence";
   }
 
+  /**
+   * The id of the last release or replace of {@code key} (for a few command timeouts), so a call
+   * Lettuce re-sends after a reconnect answers as its first run did; same cluster slot.
+   */
+  public String doneKey(String key) {
+    return leaseKey(key) + ":done";
+  }
+
   /** The channel a release or replace of {@code key} is published on. */
   public String releaseChannel(String key) {
     return leaseKey(key) + ":released";

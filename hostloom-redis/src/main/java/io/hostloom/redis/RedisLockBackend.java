@@ -26,6 +26,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -51,10 +52,13 @@ import java.util.function.Supplier;
  * dropped after the command was written). Futures complete on Lettuce's I/O threads.
  *
  * <p><b>Connections.</b> Built from a URI, the backend owns its Lettuce client: it connects on
- * first use (so it can be built while Redis is down), reconnects by itself, rejects commands while
- * disconnected instead of queueing them (so they are never replayed later), and shuts the client
- * down on {@link #close()}. A client or connection supplied by the user is used as configured and
- * never closed by this backend.
+ * first use (so it can be built while Redis is down), reconnects by itself, rejects commands issued
+ * while disconnected instead of queueing them, and shuts the client down on {@link #close()}. A
+ * client or connection supplied by the user is used as configured and never closed by this backend.
+ * Lettuce's auto-reconnect can re-send a command that was in flight when the connection broke (it
+ * does with its default options): release and replace are safe to re-send, each call carrying an id
+ * the script remembers for a few command timeouts, so a re-sent call that had already taken effect
+ * answers as its first run did (released, replaced).
  *
  * <p><b>Release signal.</b> Release and replace publish on the key's release channel inside their
  * script. As a {@link ReleaseSignal}, the backend listens to all release channels of its prefix
@@ -158,8 +162,8 @@ public final class RedisLockBackend
         "release",
         LeaseScripts.RELEASE,
         () -> new NestedMultiOutput<>(CODEC),
-        List.of(layout.leaseKey(key)),
-        List.of(owner, channel(key)),
+        List.of(layout.leaseKey(key), layout.doneKey(key)),
+        List.of(owner, channel(key), callId(), doneTtl()),
         r ->
             switch (status(r)) {
               case 1 -> ReleaseOutcome.succeeded();
@@ -179,14 +183,16 @@ public final class RedisLockBackend
         "replace",
         LeaseScripts.REPLACE,
         () -> new NestedMultiOutput<>(CODEC),
-        List.of(layout.leaseKey(key), layout.fenceKey(key)),
+        List.of(layout.leaseKey(key), layout.fenceKey(key), layout.doneKey(key)),
         List.of(
             expectedOwner,
             newOwner,
             newData,
             Long.toString(leaseMs),
             fenceTtl(leaseMs),
-            channel(key)),
+            channel(key),
+            callId(),
+            doneTtl()),
         r ->
             switch (status(r)) {
               case 1 -> ReplaceOutcome.replaced(token(r.get(1)));
@@ -384,6 +390,20 @@ public final class RedisLockBackend
   }
 
   // ---- arguments ----
+
+  /**
+   * A fresh id for one release or replace call. Lettuce re-sends the very same command (same id)
+   * when it reconnects with the call in flight; a new call always has a new id.
+   */
+  private static String callId() {
+    ThreadLocalRandom r = ThreadLocalRandom.current();
+    return Long.toHexString(r.nextLong()) + Long.toHexString(r.nextLong());
+  }
+
+  /** How long a call id is remembered: a re-sent call arrives within its command timeout. */
+  private String doneTtl() {
+    return Long.toString(commandTimeout.multipliedBy(2).toMillis() + 1000);
+  }
 
   private String channel(String key) {
     return publishReleases ? layout.releaseChannel(key) : "";

@@ -8,6 +8,8 @@ import io.hostloom.redis.RedisLockBackend;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import javax.sql.DataSource;
+import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * How to reach a backend, as plain strings, so a worker process can build the same client the test
@@ -83,6 +85,7 @@ record BackendSpec(String type, String address, Duration commandTimeout) {
                 .commandTimeout(commandTimeout)
                 .createTableIfMissing(false) // the test created it: a cold connect may be slow
                 .releaseNotifications(true)
+                .listenerDataSource(listenerSource(address))
                 .build();
         yield new BackendClient(
             b,
@@ -111,5 +114,12 @@ record BackendSpec(String type, String address, Duration commandTimeout) {
       throw new IllegalArgumentException("missing argument " + name);
     }
     return v;
+  }
+
+  /** The release listener's own connection source on {@code jdbcUrl}, not the operations pool. */
+  private static DataSource listenerSource(String jdbcUrl) {
+    PGSimpleDataSource ds = new PGSimpleDataSource();
+    ds.setURL(jdbcUrl);
+    return ds;
   }
 }

@@ -168,7 +168,10 @@ public class HostloomProperties {
     /** How long a WOPI lock lives after Lock, RefreshLock or UnlockAndRelock. */
     private Duration lockExpiry = Duration.ofMinutes(30);
 
-    /** The prefix of every WOPI lock key in the store. */
+    /**
+     * The prefix of every WOPI lock key in the store. Not used with hostloom.store=azure unless
+     * hostloom.azure.dotnet-wopi-layout=false (the .NET layout names blobs by the file id alone).
+     */
     private String keyPrefix = "wopi:lock:";
 
     public String getLockComparer() {
@@ -243,6 +246,21 @@ public class HostloomProperties {
 
     /** The bound of every storage call. */
     private Duration commandTimeout = Duration.ofSeconds(5);
+
+    /**
+     * WOPI lock blobs named as .NET WopiHost names them (lowercase hex SHA-256 of the file id), so
+     * Java and .NET hosts share one lock container; hostloom.wopi.key-prefix is then not used.
+     * false: the blob of key-prefix + file id, which .NET instances do not see.
+     */
+    private boolean dotnetWopiLayout = true;
+
+    public boolean isDotnetWopiLayout() {
+      return dotnetWopiLayout;
+    }
+
+    public void setDotnetWopiLayout(boolean dotnetWopiLayout) {
+      this.dotnetWopiLayout = dotnetWopiLayout;
+    }
 
     public String getConnectionString() {
       return connectionString;

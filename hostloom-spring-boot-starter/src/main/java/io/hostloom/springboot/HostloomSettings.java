@@ -1,5 +1,6 @@
 package io.hostloom.springboot;
 
+import io.hostloom.locking.LockKey;
 import io.hostloom.locking.LockRetryPolicy;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.wopi.WopiLockComparer;
@@ -88,7 +89,11 @@ public final class HostloomSettings {
     this.lockingOptions = lockingOptions;
     this.comparer = comparer;
     this.wopiExpiry = properties.getWopi().getLockExpiry();
-    this.wopiKeyPrefix = properties.getWopi().getKeyPrefix();
+    // Azure: the .NET WopiHost blob name (SHA-256 of the bare file id) unless opted out
+    this.wopiKeyPrefix =
+        store.equals(Optional.of(Store.AZURE)) && properties.getAzure().isDotnetWopiLayout()
+            ? ""
+            : properties.getWopi().getKeyPrefix();
     this.properties = properties;
   }
 
@@ -176,6 +181,12 @@ public final class HostloomSettings {
       problems.add(
           "hostloom.wopi.key-prefix must be at most 1024 characters but was "
               + (prefix == null ? "null" : prefix.length() + " characters"));
+    } else if (!prefix.isEmpty() && LockKey.canPrefixKernelKey(prefix)) {
+      problems.add(
+          "hostloom.wopi.key-prefix must not be the start of a kernel lock key"
+              + " <namespace>:lock:<key> (a file id could name a kernel lock) but was '"
+              + prefix
+              + "'");
     }
 
     if (!problems.isEmpty()) {
@@ -299,6 +310,10 @@ public final class HostloomSettings {
     return wopiExpiry;
   }
 
+  /**
+   * The WOPI key prefix: {@code hostloom.wopi.key-prefix}, or empty with {@code
+   * hostloom.store=azure} and the .NET layout (the default there).
+   */
   public String wopiKeyPrefix() {
     return wopiKeyPrefix;
   }

@@ -81,7 +81,7 @@ class HostloomAutoConfigurationTest {
             "hostloom.locking.max-key-length=77",
             "hostloom.wopi.lock-comparer=json-shaped",
             "hostloom.wopi.lock-expiry=90s",
-            "hostloom.wopi.key-prefix=files:")
+            "hostloom.wopi.key-prefix=files:wopi:")
         .run(
             ctx -> {
               assertThat(ctx).hasNotFailed();
@@ -99,7 +99,7 @@ class HostloomAutoConfigurationTest {
               WopiLockProvider wopi = ctx.getBean(WopiLockProvider.class);
               assertThat(wopi.comparer()).isSameAs(WopiLockComparer.jsonShaped());
               assertThat(wopi.expiry()).isEqualTo(Duration.ofSeconds(90));
-              assertThat(wopi.keyPrefix()).isEqualTo("files:");
+              assertThat(wopi.keyPrefix()).isEqualTo("files:wopi:");
               LockDescription d = LockingProbe.describe(lock);
               assertThat(d.defaultLease()).isEqualTo(Duration.ofSeconds(10));
             });

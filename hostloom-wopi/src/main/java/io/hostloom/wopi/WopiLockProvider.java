@@ -1,5 +1,6 @@
 package io.hostloom.wopi;
 
+import io.hostloom.locking.LockKey;
 import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
@@ -220,7 +221,12 @@ public final class WopiLockProvider {
   }
 
   private WopiLockInfo info(String fileId, LeaseRecord r) {
-    Instant leaseEnd = clock.instant().plus(r.remaining());
+    Instant now = clock.instant();
+    // A record without TTL (Redis answers Long.MAX_VALUE ms) or written with a huge lease would
+    // overflow Instant: report it as ending at Instant.MAX rather than fail the request.
+    Duration untilMax = Duration.between(now, Instant.MAX);
+    Instant leaseEnd =
+        r.remaining().compareTo(untilMax) >= 0 ? Instant.MAX : now.plus(r.remaining());
     Instant expiresAt = leaseEnd.minus(EXPIRY_GRACE);
     return new WopiLockInfo(fileId, r.data(), expiresAt.minus(expiry), expiresAt);
   }
@@ -325,15 +331,30 @@ public final class WopiLockProvider {
 
     /**
      * The prefix of every backend key ({@code prefix + fileId}); default {@link
-     * #DEFAULT_KEY_PREFIX}. May be empty.
+     * #DEFAULT_KEY_PREFIX}. A non-empty prefix must not be the start of a kernel lock key ({@code
+     * <namespace>:lock:<key>}, see {@link LockKey#canPrefixKernelKey}), so no file id can name a
+     * kernel lock on a shared backend: {@code files:} is refused ({@code files:lock:x} is namespace
+     * {@code files}'s key {@code x}), {@code files:wopi:} and {@code wopi:lock:} are fine. Empty
+     * (the .NET Azure layout) names records by the raw file id, which shares the name space with
+     * everything else on the backend: keep such a provider on a backend (container) of its own.
      *
-     * @throws IllegalArgumentException when longer than 1024 characters
+     * @throws IllegalArgumentException when longer than 1024 characters, or a non-empty prefix a
+     *     kernel key can start with
      */
     public Builder keyPrefix(String keyPrefix) {
       Objects.requireNonNull(keyPrefix, "keyPrefix");
       if (keyPrefix.length() > 1024) {
         throw new IllegalArgumentException(
             "keyPrefix must be at most 1024 characters but had " + keyPrefix.length());
+      }
+      if (!keyPrefix.isEmpty() && LockKey.canPrefixKernelKey(keyPrefix)) {
+        throw new IllegalArgumentException(
+            "keyPrefix must not be the start of a kernel lock key <namespace>:lock:<key>, or a file"
+                + " id could name a kernel lock, but was '"
+                + keyPrefix
+                + "' (add a segment, e.g. '"
+                + (keyPrefix.endsWith(":") ? keyPrefix : keyPrefix + ":")
+                + "wopi:')");
       }
       this.keyPrefix = keyPrefix;
       return this;

@@ -3,7 +3,10 @@ package io.hostloom.wopi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockFailureKind;
+import io.hostloom.locking.LockKey;
+import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.memory.InMemoryLockBackend;
 import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.ExtendOutcome;
@@ -205,6 +208,58 @@ class WopiLockProviderTest {
     }
   }
 
+  @Test
+  void aRecordWithoutTtlOrAHugeLeaseIsReportedNotThrown() {
+    for (Duration remaining :
+        new Duration[] {
+          Duration.ofMillis(Long.MAX_VALUE), Duration.ofSeconds(Long.MAX_VALUE), Duration.ofDays(1)
+        }) {
+      LeaseRecord held = new LeaseRecord("other", "other", remaining, 7);
+      WopiLockProvider read =
+          WopiLockProvider.builder(
+                  new FailingBackend(() -> CompletableFuture.completedFuture(Optional.of(held))))
+              .clock(clock)
+              .build();
+      WopiLockInfo info = read.getLock("f").orElseThrow();
+      assertThat(info.lockId()).isEqualTo("other");
+      assertThat(info.expiresAt()).isAfter(StepClock.EPOCH.plus(Duration.ofHours(23)));
+
+      WopiLockProvider add =
+          WopiLockProvider.builder(
+                  new FailingBackend(
+                      () -> CompletableFuture.completedFuture(AcquireOutcome.held(held))))
+              .clock(clock)
+              .build();
+      WopiLockResult r = add.add("f", "mine");
+      assertThat(r.success()).isFalse();
+      assertThat(r.currentLock().orElseThrow().lockId()).isEqualTo("other");
+    }
+  }
+
+  @Test
+  void aKeyPrefixThatAKernelKeyCanStartWithIsRefused() {
+    WopiLockProvider.Builder b = WopiLockProvider.builder(backend);
+    for (String bad : new String[] {"files:", "files", "files:lock:", "files:lo", "app:lock:x/"}) {
+      assertThatThrownBy(() -> b.keyPrefix(bad))
+          .as(bad)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("must not be the start of a kernel lock key");
+    }
+    for (String good :
+        new String[] {"", "wopi:lock:", "wopi:", "files:wopi:", "Files:", "files/", "a:lock: "}) {
+      assertThat(b.keyPrefix(good).build().keyPrefix()).isEqualTo(good);
+    }
+  }
+
+  @Test
+  void noKernelNamespaceSharesTheDefaultWopiKeys() {
+    // namespace "wopi" would key its lock "doc" as wopi:lock:doc, the WOPI lock of file "doc"
+    assertThatThrownBy(() -> DistributedLock.create(LockingOptions.of("wopi"), backend))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("must not be 'wopi'");
+    assertThat(LockKey.canPrefixKernelKey(WopiLockProvider.DEFAULT_KEY_PREFIX)).isFalse();
+  }
+
   private static void assertKind(Runnable call, LockFailureKind kind) {
     assertThatThrownBy(call::run)
         .isInstanceOf(WopiLockUnavailableException.class)
@@ -215,7 +270,7 @@ class WopiLockProviderTest {
     return CompletableFuture.failedFuture(t);
   }
 
-  /** A backend whose every call answers with {@code answer} (a failure in these tests). */
+  /** A backend whose every call answers with {@code answer} (mostly a failure in these tests). */
   private static final class FailingBackend implements LockBackend {
     private final Supplier<CompletableFuture<?>> answer;
 
@@ -223,7 +278,7 @@ class WopiLockProviderTest {
       this.answer = answer;
     }
 
-    @SuppressWarnings("unchecked") // every answer here is a failure or never completes
+    @SuppressWarnings("unchecked") // each test calls only the operation its answer is typed for
     private <T> CompletableFuture<T> answer() {
       return (CompletableFuture<T>) answer.get();
     }

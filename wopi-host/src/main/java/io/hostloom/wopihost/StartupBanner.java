@@ -13,7 +13,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * Prints, once the server listens, everything needed to try the host: the page, a WOPISrc for the
- * validator's {@code .wopitest} file, a token for it, and the validator command line.
+ * validator's {@code .wopitest} file, a token for it, and the command line of Microsoft's WOPI
+ * validator ({@code -w WOPISrc -t token}), which users build from its own repository.
  */
 @Component
 public class StartupBanner implements ApplicationListener<WebServerInitializedEvent> {
@@ -64,11 +65,14 @@ public class StartupBanner implements ApplicationListener<WebServerInitializedEv
           .append(props.tokenTtl())
           .append(')')
           .append(
-              "\n    validator:   python3 wopi_lock_runner.py --config LockGroups.TestCases.xml")
-          .append(" --wopisrc ")
+              "\n    validator:   Microsoft's WOPI validator (github.com/microsoft/wopi-validator-core,")
+          .append(" built with 'dotnet build'), from its checkout:")
+          .append(
+              "\n                 dotnet run --project src/WopiValidator/WopiValidator.csproj --framework net6.0 -- -w ")
           .append(wopiSrc)
-          .append(" --token ")
-          .append(token);
+          .append(" -t ")
+          .append(token)
+          .append(" -l 0 -g Locks");
     }
     if (props.demoTokens()) {
       sb.append("\n    more tokens: ").append(base).append("/api/token?file=<file id>&user=<name>");

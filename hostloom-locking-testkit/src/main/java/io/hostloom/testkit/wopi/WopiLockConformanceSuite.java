@@ -89,7 +89,7 @@ public abstract class WopiLockConformanceSuite {
           "nul\u0000",
           "del\u007f");
 
-  private final String keyPrefix = "wopi-conformance-" + UUID.randomUUID() + ":";
+  private final String keyPrefix = "wopi:conformance-" + UUID.randomUUID() + ":";
   private WopiLockProvider first;
   private WopiLockProvider second;
 

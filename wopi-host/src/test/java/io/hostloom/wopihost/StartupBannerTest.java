@@ -1,0 +1,52 @@
+package io.hostloom.wopihost;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * The start-up banner gives a validator command a user can run: Microsoft's WOPI validator with the
+ * host's WOPISrc and a valid token, not a script outside the repository.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      "hostloom.store=memory",
+      "wopi-host.token-secret=banner-secret-0123456789abcdef",
+      "logging.level.io.hostloom.wopihost.StartupBanner=INFO"
+    })
+@ActiveProfiles("test")
+class StartupBannerTest {
+  @TempDir static Path docs;
+
+  @DynamicPropertySource
+  static void props(DynamicPropertyRegistry r) {
+    r.add("wopi-host.docs-dir", () -> docs.toString());
+  }
+
+  @LocalServerPort int port;
+
+  @Test
+  void theBannerPrintsMicrosoftsValidatorWithThisHostsWopiSrcAndAToken(CapturedOutput output) {
+    String wopiSrc = "http://localhost:" + port + "/wopi/files/validator.wopitest";
+    assertThat(output.getOut())
+        .contains("github.com/microsoft/wopi-validator-core")
+        .containsPattern(
+            "dotnet run --project src/WopiValidator/WopiValidator.csproj --framework net6.0 -- -w "
+                + Pattern.quote(wopiSrc)
+                + " -t \\S+ -l 0 -g Locks")
+        .doesNotContain("wopi_lock_runner.py");
+  }
+}
