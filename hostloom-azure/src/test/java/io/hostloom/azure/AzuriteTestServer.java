@@ -3,10 +3,11 @@ package io.hostloom.azure;
 import com.azure.storage.blob.BlobContainerClient;
 
 /**
- * Public access to the Azure module's {@code Azurite} test fixture (package-private there,
- * published in its test-jar), so the reliability scenarios reuse it instead of copying it. Lives in
- * the fixture's package for that reason only. The executable comes from the system property {@code
- * hostloom.azurite.blob} (this module's build points it at {@code hostloom-azure}'s npm install).
+ * Public access to the Azure module's {@code Azurite} test fixture (package-private), published in
+ * this module's test-jar so that other modules' tests (reliability, shedlock) reuse it instead of
+ * copying it. Lives in the fixture's package for that reason only. The executable comes from the
+ * system property {@code hostloom.azurite.blob} (modules that use this point it at {@code
+ * hostloom-azure}'s npm install).
  */
 public final class AzuriteTestServer {
   private final Azurite azurite;

@@ -1,9 +1,9 @@
 package io.hostloom.redis;
 
 /**
- * Public access to the Redis module's {@code RedisServerProcess} test fixture (package-private
- * there, published in its test-jar), so the reliability scenarios reuse it instead of copying it.
- * Lives in the fixture's package for that reason only.
+ * Public access to the Redis module's {@code RedisServerProcess} test fixture (package-private),
+ * published in this module's test-jar so that other modules' tests (reliability, shedlock) reuse it
+ * instead of copying it. Lives in the fixture's package for that reason only.
  */
 public final class RedisTestServer implements AutoCloseable {
   private final RedisServerProcess server;

@@ -4,9 +4,9 @@ import java.sql.Connection;
 import java.sql.SQLException;
 
 /**
- * Public access to the JDBC module's {@code PostgresServer} test fixture (package-private there,
- * published in its test-jar), so the reliability scenarios reuse it instead of copying it. Lives in
- * the fixture's package for that reason only.
+ * Public access to the JDBC module's {@code PostgresServer} test fixture (package-private),
+ * published in this module's test-jar so that other modules' tests (reliability, shedlock) reuse it
+ * instead of copying it. Lives in the fixture's package for that reason only.
  */
 public final class PostgresTestServer implements AutoCloseable {
   private final PostgresServer server;
