@@ -163,6 +163,9 @@ public final class ScheduleGuard {
   }
 
   private RunResult claimAndRun(Instant occurrence, ScheduledJob job) {
+    if (stale(occurrence, "requested")) {
+      return finish(result(occurrence, RunOutcome.SKIPPED, 0, Duration.ZERO, null));
+    }
     long requested = clock.nanoTime();
     Optional<LockHandle> claimed;
     try {
@@ -190,6 +193,10 @@ public final class ScheduleGuard {
       return finish(result(occurrence, RunOutcome.SKIPPED, 0, Duration.ZERO, null));
     }
     LockHandle handle = claimed.get();
+    if (stale(occurrence, "granted")) {
+      handle.close();
+      return finish(result(occurrence, RunOutcome.SKIPPED, 0, Duration.ZERO, null));
+    }
     ScheduleClaim claim = new ScheduleClaim(name(), occurrence, handle);
     runCount.incrementAndGet();
     RunResult result;
@@ -291,6 +298,27 @@ public final class ScheduleGuard {
       return result(occurrence, RunOutcome.FAILED, token, ran, failure);
     }
     return result(occurrence, RunOutcome.SUCCEEDED, token, ran, null);
+  }
+
+  /** Whether the occurrence is later than {@code maxLateness} (then it is skipped). */
+  private boolean stale(Instant occurrence, String when) {
+    Optional<Duration> max = options.maxLateness();
+    if (max.isEmpty()) {
+      return false;
+    }
+    Duration late = Duration.between(occurrence, clock.instant());
+    if (late.compareTo(max.get()) <= 0) {
+      return false;
+    }
+    log.debug(
+        "ScheduleRunSkipped [3400] schedule '{}' occurrence {}: claim {} {} late, more than"
+            + " maxLateness {}",
+        name(),
+        occurrence,
+        when,
+        late,
+        max.get());
+    return true;
   }
 
   private void releaseAfterMinimumHold(LockHandle handle, long requested) {

@@ -35,6 +35,7 @@ public final class ScheduleOptions {
   private final boolean autoExtend;
   private final Duration maxHold;
   private final Duration timeout;
+  private final Duration maxLateness;
   private final OnLost onLost;
 
   private ScheduleOptions(Builder b) {
@@ -46,6 +47,7 @@ public final class ScheduleOptions {
     autoExtend = b.autoExtend;
     maxHold = b.maxHold;
     timeout = b.timeout;
+    maxLateness = b.maxLateness;
     onLost = b.onLost;
   }
 
@@ -71,6 +73,7 @@ public final class ScheduleOptions {
     b.autoExtend = autoExtend;
     b.maxHold = maxHold;
     b.timeout = timeout;
+    b.maxLateness = maxLateness;
     b.onLost = onLost;
     return b;
   }
@@ -131,6 +134,17 @@ public final class ScheduleOptions {
     return Optional.ofNullable(timeout);
   }
 
+  /**
+   * When set, an occurrence whose claim is requested, or granted, more than this long after it was
+   * due is skipped: <b>with {@code maxLateness} below {@link #minimumHold()}, each occurrence runs
+   * at most once</b> across instances whose wall clocks differ by less than the difference (the
+   * instance that ran it still holds the claim whenever another may still try it). Unset (the
+   * default): a late occurrence is always tried.
+   */
+  public Optional<Duration> maxLateness() {
+    return Optional.ofNullable(maxLateness);
+  }
+
   /** What a lost claim does to the running job: only report it, or interrupt it too. */
   public OnLost onLost() {
     return onLost;
@@ -177,13 +191,23 @@ public final class ScheduleOptions {
         && autoExtend == x.autoExtend
         && maxHold.equals(x.maxHold)
         && Objects.equals(timeout, x.timeout)
+        && Objects.equals(maxLateness, x.maxLateness)
         && onLost == x.onLost;
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(
-        name, lease, minimumHold, maxWait, retry, autoExtend, maxHold, timeout, onLost);
+        name,
+        lease,
+        minimumHold,
+        maxWait,
+        retry,
+        autoExtend,
+        maxHold,
+        timeout,
+        maxLateness,
+        onLost);
   }
 
   @Override
@@ -202,6 +226,8 @@ public final class ScheduleOptions {
         + maxHold
         + ", timeout="
         + timeout
+        + ", maxLateness="
+        + maxLateness
         + ", onLost="
         + onLost
         + "]";
@@ -217,6 +243,7 @@ public final class ScheduleOptions {
     private boolean autoExtend;
     private Duration maxHold = DEFAULT_MAX_HOLD;
     private Duration timeout;
+    private Duration maxLateness;
     private OnLost onLost = OnLost.OBSERVE;
 
     private Builder(String name) {
@@ -271,6 +298,12 @@ public final class ScheduleOptions {
     /** Default none; positive. */
     public Builder timeout(Duration timeout) {
       this.timeout = Durations.positive("timeout", timeout);
+      return this;
+    }
+
+    /** Default none (late occurrences are always tried); not negative. */
+    public Builder maxLateness(Duration maxLateness) {
+      this.maxLateness = Durations.notNegative("maxLateness", maxLateness);
       return this;
     }
 

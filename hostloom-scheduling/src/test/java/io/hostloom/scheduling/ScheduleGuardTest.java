@@ -311,6 +311,41 @@ class ScheduleGuardTest {
   }
 
   @Test
+  void maxLatenessBelowTheMinimumHoldRunsAnOccurrenceAtMostOnce() {
+    ScheduleOptions o = opts("report").minimumHold(ms(150)).maxLateness(ms(100)).build();
+    ScheduleGuard a = f.guard(f.instanceA, o);
+    ScheduleGuard b = f.guard(f.instanceB, o);
+    java.time.Instant due = f.clock.instant();
+
+    assertThat(a.run(due, c -> {}).outcome()).isEqualTo(RunOutcome.SUCCEEDED);
+    f.clock.advance(ms(100)); // b is 100 ms late: a still holds the claim
+    assertThat(b.run(due, c -> {}).outcome()).isEqualTo(RunOutcome.SKIPPED);
+    f.clock.advance(ms(50)); // 150 ms: a released; b, later than 100 ms, must not claim
+    assertThat(f.claimHeld("report")).isFalse();
+    long acquires = f.faults.calls(Operation.ACQUIRE);
+    assertThat(b.run(due, c -> {}).outcome()).isEqualTo(RunOutcome.SKIPPED);
+    assertThat(f.faults.calls(Operation.ACQUIRE)).isEqualTo(acquires);
+    // the next occurrence is on time again
+    assertThat(b.run(f.clock.instant(), c -> {}).outcome()).isEqualTo(RunOutcome.SUCCEEDED);
+  }
+
+  @Test
+  void aClaimGrantedLaterThanMaxLatenessIsReleasedAndSkipped() {
+    ScheduleGuard guard = f.guard(f.instanceA, opts("report").maxLateness(ms(100)).build());
+    java.time.Instant due = f.clock.instant();
+    f.faults.holdReplies(Operation.ACQUIRE);
+    CompletableFuture<RunResult> run = f.runInBackground(guard, c -> {});
+    TestTiming.await("the claim is sent", () -> f.faults.heldReplyCount() == 1, WAIT);
+    f.clock.advance(ms(101));
+    f.faults.deliverReplies();
+    RunResult r = TestTiming.get(run, WAIT);
+    assertThat(r.occurrence()).isBeforeOrEqualTo(due.plusMillis(1));
+    assertThat(r.outcome()).isEqualTo(RunOutcome.SKIPPED);
+    assertThat(guard.state().runCount()).isZero();
+    assertThat(f.claimHeld("report")).isFalse();
+  }
+
+  @Test
   void aRunLongerThanTheMinimumHoldReleasesAtItsEnd() {
     ScheduleGuard guard = f.guard(f.instanceA, opts("report").minimumHold(ms(500)).build());
     RunResult r = guard.run(claim -> f.clock.advance(ms(700)));
