@@ -25,6 +25,6 @@ class AzureLockProviderTest extends LockProviderSuite {
 
   @Override
   protected int fuzzIterations() {
-    return 8;
+    return 5;
   }
 }

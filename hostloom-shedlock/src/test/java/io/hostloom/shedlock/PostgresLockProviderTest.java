@@ -29,7 +29,7 @@ class PostgresLockProviderTest extends LockProviderSuite {
 
   @Override
   protected int fuzzIterations() {
-    return 50;
+    return 30;
   }
 
   @AfterAll
