@@ -59,8 +59,8 @@ import java.util.concurrent.locks.LockSupport;
  *       stop; prints {@code @HOLDING key token}.
  *   <li>{@code fenced}: holds the first key through {@code runWithLock} with {@code autoExtend} and
  *       {@code onLost}, writing its fencing token to the resource (record {@code resourceKey})
- *       every {@code writeEvery}; prints {@code @WRITE token accepted nanos}, {@code @LOST reason
- *       nanos}, {@code @INTERRUPTED nanos}.
+ *       every {@code writeEvery}; prints {@code @WRITE token accepted sent-nanos}, {@code @LOST
+ *       reason nanos}, {@code @INTERRUPTED nanos}.
  *   <li>{@code schedule}: runs the schedule named by the first key through a {@link ScheduleGuard}
  *       and an {@link ExclusiveScheduler} every {@code period} (epoch-aligned, so every worker has
  *       the same occurrences) with {@code lease}, {@code minimumHold}, {@code maxLateness} and
@@ -302,9 +302,12 @@ public final class LockWorker {
           long n = 0;
           while (!stop && System.nanoTime() - deadline < 0) {
             try {
+              // stamped before sending: a write sent before a SIGSTOP and answered after SIGCONT
+              // was applied before the pause and is not a write "after resuming"
+              long sent = System.nanoTime();
               boolean ok = resource.write(resourceKey, token, ++n);
               count(ok);
-              out("@WRITE " + token + " " + ok + " " + System.nanoTime());
+              out("@WRITE " + token + " " + ok + " " + sent);
               TimeUnit.NANOSECONDS.sleep(every);
             } catch (InterruptedException e) {
               interrupted();
