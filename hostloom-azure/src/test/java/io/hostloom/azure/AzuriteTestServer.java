@@ -4,9 +4,9 @@ import com.azure.storage.blob.BlobContainerClient;
 
 /**
  * Public access to this module's {@link Azurite} test fixture, published in the test-jar, so other
- * modules' tests (the reliability scenarios, the starter, the WOPI host's two-instance test) reuse
- * it instead of copying it. Those modules point the system property {@code hostloom.azurite.blob}
- * at this module's npm install.
+ * modules' tests (the reliability scenarios, the starter, the ShedLock provider, the WOPI host's
+ * two-instance test) reuse it instead of copying it. Those modules point the system property {@code
+ * hostloom.azurite.blob} at this module's npm install.
  */
 public final class AzuriteTestServer {
   private final Azurite azurite;

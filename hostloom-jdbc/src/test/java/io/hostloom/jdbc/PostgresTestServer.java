@@ -5,9 +5,9 @@ import java.sql.SQLException;
 
 /**
  * Public access to the JDBC module's {@code PostgresServer} test fixture (package-private there,
- * published in its test-jar), so other modules' tests (the reliability scenarios, the WOPI host's
- * two-instance test) reuse it instead of copying it. Lives in the fixture's package for that reason
- * only.
+ * published in its test-jar), so other modules' tests (the reliability scenarios, the ShedLock
+ * provider, the WOPI host's two-instance test) reuse it instead of copying it. Lives in the
+ * fixture's package for that reason only.
  */
 public final class PostgresTestServer implements AutoCloseable {
   private final PostgresServer server;

@@ -2,9 +2,9 @@ package io.hostloom.redis;
 
 /**
  * Public access to the Redis module's {@code RedisServerProcess} test fixture (package-private
- * there, published in its test-jar), so other modules' tests (the reliability scenarios, the WOPI
- * host's two-instance test) reuse it instead of copying it. Lives in the fixture's package for that
- * reason only.
+ * there, published in its test-jar), so other modules' tests (the reliability scenarios, the
+ * ShedLock provider, the WOPI host's two-instance test) reuse it instead of copying it. Lives in
+ * the fixture's package for that reason only.
  */
 public final class RedisTestServer implements AutoCloseable {
   private final RedisServerProcess server;

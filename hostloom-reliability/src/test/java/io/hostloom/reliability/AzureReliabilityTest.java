@@ -4,7 +4,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /** The reliability scenarios against Azurite (no outage scenario: see {@link AzureTarget}). */
-class AzureReliabilityTest extends ReliabilityScenarios {
+class AzureReliabilityTest extends ScheduleScenarios {
   private static AzureTarget azure;
 
   @BeforeAll

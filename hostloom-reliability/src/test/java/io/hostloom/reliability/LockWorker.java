@@ -13,6 +13,13 @@ import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.LossReason;
 import io.hostloom.locking.OnLost;
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.scheduling.ExclusiveScheduler;
+import io.hostloom.scheduling.RunResult;
+import io.hostloom.scheduling.ScheduleGuard;
+import io.hostloom.scheduling.ScheduleHandle;
+import io.hostloom.scheduling.ScheduleListener;
+import io.hostloom.scheduling.ScheduleOptions;
+import io.hostloom.scheduling.ScheduleTrigger;
 import io.hostloom.testkit.LockHistory;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -23,6 +30,7 @@ import java.nio.channels.FileLockInterruptionException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -30,6 +38,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -49,8 +59,13 @@ import java.util.concurrent.locks.LockSupport;
  *       stop; prints {@code @HOLDING key token}.
  *   <li>{@code fenced}: holds the first key through {@code runWithLock} with {@code autoExtend} and
  *       {@code onLost}, writing its fencing token to the resource (record {@code resourceKey})
- *       every {@code writeEvery}; prints {@code @WRITE token accepted nanos}, {@code @LOST reason
- *       nanos}, {@code @INTERRUPTED nanos}.
+ *       every {@code writeEvery}; prints {@code @WRITE token accepted sent-nanos}, {@code @LOST
+ *       reason nanos}, {@code @INTERRUPTED nanos}.
+ *   <li>{@code schedule}: runs the schedule named by the first key through a {@link ScheduleGuard}
+ *       and an {@link ExclusiveScheduler} every {@code period} (epoch-aligned, so every worker has
+ *       the same occurrences) with {@code lease}, {@code minimumHold}, {@code maxLateness} and
+ *       {@code autoExtend}; each run prints {@code @RAN occurrence-epoch-nanos token nanos} and
+ *       lasts {@code hold}.
  * </ul>
  *
  * <p>Arguments are {@code name=value} pairs. Control comes on stdin: a line {@code GO} starts a
@@ -134,6 +149,7 @@ public final class LockWorker {
           case "contend" -> contend(lock, resource);
           case "hold" -> hold(lock);
           case "fenced" -> fenced(lock, resource);
+          case "schedule" -> schedule(lock);
           default -> throw new IllegalArgumentException("unknown mode " + arg("mode"));
         }
       }
@@ -286,9 +302,12 @@ public final class LockWorker {
           long n = 0;
           while (!stop && System.nanoTime() - deadline < 0) {
             try {
+              // stamped before sending: a write sent before a SIGSTOP and answered after SIGCONT
+              // was applied before the pause and is not a write "after resuming"
+              long sent = System.nanoTime();
               boolean ok = resource.write(resourceKey, token, ++n);
               count(ok);
-              out("@WRITE " + token + " " + ok + " " + System.nanoTime());
+              out("@WRITE " + token + " " + ok + " " + sent);
               TimeUnit.NANOSECONDS.sleep(every);
             } catch (InterruptedException e) {
               interrupted();
@@ -303,6 +322,61 @@ public final class LockWorker {
             }
           }
         });
+  }
+
+  private void schedule(DistributedLock lock) throws InterruptedException {
+    String name = arg("keys").split(",", -1)[0];
+    long holdNanos = duration("hold").toNanos();
+    ScheduleOptions options =
+        ScheduleOptions.builder(name)
+            .lease(duration("lease"))
+            .minimumHold(duration("minimumHold"))
+            .maxLateness(duration("maxLateness"))
+            .autoExtend(Boolean.parseBoolean(arg("autoExtend")))
+            .build();
+    ScheduleGuard guard =
+        ScheduleGuard.builder(lock, options)
+            .listener(
+                new ScheduleListener() {
+                  @Override
+                  public void runFinished(RunResult r) {
+                    switch (r.outcome()) {
+                      case SKIPPED -> busy.incrementAndGet();
+                      case GUARD_FAILED -> failures.get(LockFailureKind.OTHER).incrementAndGet();
+                      default -> grants.incrementAndGet();
+                    }
+                  }
+                })
+            .build();
+    ScheduledExecutorService executor = Executors.newScheduledThreadPool(2);
+    try {
+      ScheduleHandle handle =
+          ExclusiveScheduler.on(executor)
+              .schedule(
+                  guard,
+                  ScheduleTrigger.fixedRateAligned(duration("period")),
+                  claim -> {
+                    Instant due = claim.occurrence();
+                    long epochNanos = due.getEpochSecond() * 1_000_000_000L + due.getNano();
+                    out(
+                        "@RAN "
+                            + epochNanos
+                            + " "
+                            + claim.fencingToken()
+                            + " "
+                            + System.nanoTime());
+                    if (holdNanos > 0) {
+                      TimeUnit.NANOSECONDS.sleep(holdNanos);
+                    }
+                  });
+      while (!stop && System.nanoTime() - deadline < 0) {
+        LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
+      }
+      handle.cancel();
+    } finally {
+      executor.shutdownNow();
+      executor.awaitTermination(10, TimeUnit.SECONDS);
+    }
   }
 
   private static void interrupted() {

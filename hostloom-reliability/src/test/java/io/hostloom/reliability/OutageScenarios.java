@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * io.hostloom.locking.LockProviderUnavailableException}; nothing is granted while the server is
  * down; the history stays clean; and the same clients (no process restarted) are granted again.
  */
-abstract class OutageScenarios extends ReliabilityScenarios {
+abstract class OutageScenarios extends ScheduleScenarios {
 
   @Override
   abstract RestartableTarget target();

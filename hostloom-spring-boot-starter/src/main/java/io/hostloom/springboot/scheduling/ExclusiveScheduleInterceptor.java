@@ -1,0 +1,51 @@
+package io.hostloom.springboot.scheduling;
+
+import io.hostloom.scheduling.ScheduleOptions;
+import java.lang.reflect.Method;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+
+/** Runs an {@link ExclusiveSchedule} method through its schedule's guard. */
+final class ExclusiveScheduleInterceptor implements MethodInterceptor {
+  private final ExclusiveScheduleResolver resolver;
+  private final ExclusiveScheduleRegistry registry;
+  private final Map<Method, ScheduleOptions> options = new ConcurrentHashMap<>();
+
+  ExclusiveScheduleInterceptor(
+      ExclusiveScheduleResolver resolver, ExclusiveScheduleRegistry registry) {
+    this.resolver = resolver;
+    this.registry = registry;
+  }
+
+  /** Resolves (and so validates) the annotation of {@code method}, once. */
+  ScheduleOptions optionsOf(Method method) {
+    return options.computeIfAbsent(
+        method,
+        m ->
+            resolver.resolve(
+                m, AnnotatedElementUtils.findMergedAnnotation(m, ExclusiveSchedule.class)));
+  }
+
+  @Override
+  public Object invoke(MethodInvocation invocation) {
+    Class<?> target =
+        invocation.getThis() == null ? null : AopUtils.getTargetClass(invocation.getThis());
+    Method method = AopUtils.getMostSpecificMethod(invocation.getMethod(), target);
+    registry.run(
+        optionsOf(method),
+        claim -> {
+          try {
+            invocation.proceed();
+          } catch (Exception | Error e) {
+            throw e;
+          } catch (Throwable t) {
+            throw new IllegalStateException(t);
+          }
+        });
+    return null;
+  }
+}

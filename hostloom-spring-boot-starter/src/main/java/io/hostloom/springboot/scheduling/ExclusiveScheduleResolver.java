@@ -1,0 +1,99 @@
+package io.hostloom.springboot.scheduling;
+
+import io.hostloom.locking.LockingOptions;
+import io.hostloom.scheduling.ScheduleOptions;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.env.Environment;
+
+/**
+ * Turns an {@link ExclusiveSchedule} into {@link ScheduleOptions}: placeholders resolved, duration
+ * strings parsed, defaults applied, and checked against {@code hostloom.locking.max-lease}. Every
+ * error names the method.
+ */
+final class ExclusiveScheduleResolver {
+  private final Environment environment;
+  private final ExclusiveScheduleProperties defaults;
+
+  ExclusiveScheduleResolver(Environment environment) {
+    this.environment = environment;
+    this.defaults =
+        Binder.get(environment)
+            .bind("hostloom.scheduling", ExclusiveScheduleProperties.class)
+            .orElseGet(ExclusiveScheduleProperties::new);
+  }
+
+  boolean enabled() {
+    return defaults.isEnabled();
+  }
+
+  /**
+   * @throws IllegalStateException naming the method when the annotation is misconfigured
+   */
+  ScheduleOptions resolve(Method method, ExclusiveSchedule a) {
+    String where = method.getDeclaringClass().getName() + "." + method.getName();
+    try {
+      if (method.getReturnType() != void.class) {
+        throw new IllegalArgumentException("the method must return void");
+      }
+      String name = resolve(a.name());
+      if (name.isBlank()) {
+        throw new IllegalArgumentException("the schedule name is empty");
+      }
+      ScheduleOptions.Builder b =
+          ScheduleOptions.builder(name)
+              .lease(duration(a.lease(), defaults.getDefaultLease()))
+              .minimumHold(duration(a.minimumHold(), defaults.getDefaultMinimumHold()))
+              .autoExtend(Boolean.parseBoolean(resolve(a.autoExtend())))
+              .onLost(a.onLost());
+      optional(a.maxWait(), b::maxWait);
+      optional(a.maxLateness(), b::maxLateness);
+      optional(a.timeout(), b::timeout);
+      LockingOptions lock = lockingOptions();
+      b.maxHold(a.maxHold().isEmpty() ? lock.maxHold() : duration(a.maxHold(), null));
+      ScheduleOptions options = b.build();
+      List<String> problems = options.validateFor(lock);
+      if (!problems.isEmpty()) {
+        throw new IllegalArgumentException(String.join("; ", problems));
+      }
+      return options;
+    } catch (RuntimeException e) {
+      throw new IllegalStateException(
+          "@ExclusiveSchedule on " + where + " is misconfigured: " + e.getMessage(), e);
+    }
+  }
+
+  private LockingOptions lockingOptions() {
+    Binder binder = Binder.get(environment);
+    return LockingOptions.builder()
+        .maxLease(
+            binder
+                .bind(LockingOptions.KEY_MAX_LEASE, Duration.class)
+                .orElse(LockingOptions.DEFAULT_MAX_LEASE))
+        .maxHold(
+            binder
+                .bind(LockingOptions.KEY_MAX_HOLD, Duration.class)
+                .orElse(LockingOptions.DEFAULT_MAX_HOLD))
+        .build();
+  }
+
+  private String resolve(String value) {
+    return environment.resolveRequiredPlaceholders(value).trim();
+  }
+
+  private Duration duration(String value, Duration fallback) {
+    String v = resolve(value);
+    return v.isEmpty() ? fallback : DurationStyle.detectAndParse(v);
+  }
+
+  private void optional(String value, Consumer<Duration> set) {
+    String v = resolve(value);
+    if (!v.isEmpty()) {
+      set.accept(DurationStyle.detectAndParse(v));
+    }
+  }
+}
