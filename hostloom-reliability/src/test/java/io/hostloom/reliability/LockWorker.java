@@ -55,12 +55,12 @@ import java.util.concurrent.locks.LockSupport;
  *       stop; prints {@code @HOLDING key token}.
  *   <li>{@code fenced}: holds the first key through {@code runWithLock} with {@code autoExtend} and
  *       {@code onLost}, writing its fencing token to the resource (record {@code resourceKey})
- *       every {@code writeEvery}; prints {@code @WRITE token accepted nanos}, {@code @LOST reason
- *       nanos}, {@code @INTERRUPTED nanos}.
+ *       every {@code writeEvery}; prints {@code @WRITE token accepted sentNanos}, {@code @LOST
+ *       reason nanos}, {@code @INTERRUPTED nanos}.
  *   <li>{@code elect}: a {@link LeaderElector} for {@code role} (lease {@code lease}, {@code
  *       renewInterval}, {@code retryInterval}, {@code jitter}); prints {@code @CHANGE type term
  *       nanos detail} for every change; while it leads, writes its term to the resource (record
- *       {@code role}) every {@code writeEvery} ({@code @WRITE term accepted nanos}); on {@code
+ *       {@code role}) every {@code writeEvery} ({@code @WRITE term accepted sentNanos}); on {@code
  *       LOST} it makes one more write with the ended term, as work already under way would
  *       ({@code @LATEWRITE term accepted nanos}). Stopping stops the elector (graceful hand-over).
  * </ul>
@@ -299,9 +299,12 @@ public final class LockWorker {
           long n = 0;
           while (!stop && System.nanoTime() - deadline < 0) {
             try {
+              // stamped before the write: a write sent before SIGSTOP that completes after SIGCONT
+              // is not a write made after resuming
+              long sentAt = System.nanoTime();
               boolean ok = resource.write(resourceKey, token, ++n);
               count(ok);
-              out("@WRITE " + token + " " + ok + " " + System.nanoTime());
+              out("@WRITE " + token + " " + ok + " " + sentAt);
               TimeUnit.NANOSECONDS.sleep(every);
             } catch (InterruptedException e) {
               interrupted();
@@ -357,9 +360,10 @@ public final class LockWorker {
       while (!stop && System.nanoTime() - deadline < 0) {
         Optional<Leadership> term = elector.leadership();
         if (term.isPresent()) {
+          long sentAt = System.nanoTime(); // as in fenced mode: the time the write was sent
           boolean ok = resource.write(role, term.get().term(), ++n);
           count(ok);
-          out("@WRITE " + term.get().term() + " " + ok + " " + System.nanoTime());
+          out("@WRITE " + term.get().term() + " " + ok + " " + sentAt);
         }
         LockSupport.parkNanos(every);
       }
