@@ -1,8 +1,10 @@
 package io.hostloom.leadership;
 
+import io.hostloom.locking.ComposedLock;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockOptions;
+import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.LossReason;
 import io.hostloom.locking.time.LockClock;
 import java.time.Duration;
@@ -541,7 +543,28 @@ public final class LeaderElector implements LeaderElection, AutoCloseable {
       return this;
     }
 
+    /**
+     * @throws IllegalArgumentException when the lock is a {@link ComposedLock} whose {@code
+     *     maxLease} is shorter than the lease (the lock would cap every grant and renewal, so the
+     *     renew cadence would no longer fit the lease actually granted)
+     */
     public LeaderElector build() {
+      if (lock instanceof ComposedLock c
+          && c.options().enabled()
+          && options.lease().compareTo(c.options().maxLease()) > 0) {
+        throw new IllegalArgumentException(
+            LeadershipOptions.PREFIX
+                + LeadershipOptions.KEY_LEASE
+                + " ("
+                + options.lease()
+                + ") of role '"
+                + role
+                + "' must be at most the lock's "
+                + LockingOptions.KEY_MAX_LEASE
+                + " ("
+                + c.options().maxLease()
+                + ")");
+      }
       return new LeaderElector(this);
     }
   }

@@ -3,6 +3,9 @@ package io.hostloom.leadership;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hostloom.locking.ComposedLock;
+import io.hostloom.locking.LockingOptions;
+import io.hostloom.locking.memory.InMemoryLockBackend;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -45,6 +48,27 @@ class LeadershipOptionsTest {
             "hostloom.leadership.roles.billing.renew-interval must be at most half of"
                 + " hostloom.leadership.roles.billing.lease (PT10S), but was PT6S");
     assertThat(b.renewInterval(Duration.ofSeconds(5)).validate("")).isEmpty();
+  }
+
+  @Test
+  void aLeaseLongerThanTheLocksMaxLeaseIsRefusedNamingBothKeys() {
+    try (ComposedLock lock =
+        ComposedLock.builder(
+                LockingOptions.builder()
+                    .namespace("app")
+                    .defaultLease(Duration.ofSeconds(5))
+                    .maxLease(Duration.ofSeconds(10))
+                    .build(),
+                new InMemoryLockBackend())
+            .build()) {
+      LeadershipOptions tooLong = LeadershipOptions.builder().lease(Duration.ofSeconds(11)).build();
+      assertThatThrownBy(() -> LeaderElector.builder(lock, "r").options(tooLong).build())
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("hostloom.leadership.lease (PT11S)")
+          .hasMessageContaining("hostloom.locking.max-lease (PT10S)");
+      LeadershipOptions fits = LeadershipOptions.builder().lease(Duration.ofSeconds(10)).build();
+      assertThat(LeaderElector.builder(lock, "r").options(fits).build().options()).isEqualTo(fits);
+    }
   }
 
   @Test
