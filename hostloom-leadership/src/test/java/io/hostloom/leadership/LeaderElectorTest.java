@@ -90,7 +90,8 @@ class LeaderElectorTest {
       f.advance(SECOND);
       // the backend forgets the old leader's grant (as a failover or an operator would)
       LeaseRecord r = f.record().orElseThrow();
-      assertThat(f.memory.release(ElectionFixture.BACKEND_KEY, r.owner()).join()).isTrue();
+      assertThat(f.memory.release(ElectionFixture.BACKEND_KEY, r.owner()).join().released())
+          .isTrue();
       f.advance(SECOND); // t = 2 s: a follower's attempt is granted
       List<Instance> leaders = f.leaders();
       assertThat(leaders).hasSize(2); // the old one does not know yet: lease-based, not consensus
