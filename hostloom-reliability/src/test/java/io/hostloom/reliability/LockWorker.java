@@ -1,5 +1,11 @@
 package io.hostloom.reliability;
 
+import io.hostloom.leadership.ChangeType;
+import io.hostloom.leadership.LeaderElector;
+import io.hostloom.leadership.Leadership;
+import io.hostloom.leadership.LeadershipChange;
+import io.hostloom.leadership.LeadershipListener;
+import io.hostloom.leadership.LeadershipOptions;
 import io.hostloom.locking.ComposedLock;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockEventListener;
@@ -66,6 +72,12 @@ import java.util.concurrent.locks.LockSupport;
  *       the same occurrences) with {@code lease}, {@code minimumHold}, {@code maxLateness} and
  *       {@code autoExtend}; each run prints {@code @RAN occurrence-epoch-nanos token nanos} and
  *       lasts {@code hold}.
+ *   <li>{@code elect}: a {@link LeaderElector} for {@code role} (lease {@code lease}, {@code
+ *       renewInterval}, {@code retryInterval}, {@code jitter}); prints {@code @CHANGE type term
+ *       nanos detail} for every change; while it leads, writes its term to the resource (record
+ *       {@code role}) every {@code writeEvery} ({@code @WRITE term accepted sentNanos}); on {@code
+ *       LOST} it makes one more write with the ended term, as work already under way would
+ *       ({@code @LATEWRITE term accepted nanos}). Stopping stops the elector (graceful hand-over).
  * </ul>
  *
  * <p>Arguments are {@code name=value} pairs. Control comes on stdin: a line {@code GO} starts a
@@ -150,6 +162,7 @@ public final class LockWorker {
           case "hold" -> hold(lock);
           case "fenced" -> fenced(lock, resource);
           case "schedule" -> schedule(lock);
+          case "elect" -> elect(lock, resource);
           default -> throw new IllegalArgumentException("unknown mode " + arg("mode"));
         }
       }
@@ -376,6 +389,55 @@ public final class LockWorker {
     } finally {
       executor.shutdownNow();
       executor.awaitTermination(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private void elect(DistributedLock lock, FencedResource resource) {
+    String role = arg("role");
+    LeadershipOptions options =
+        LeadershipOptions.builder()
+            .lease(duration("lease"))
+            .renewInterval(duration("renewInterval"))
+            .retryInterval(duration("retryInterval"))
+            .jitter(duration("jitter"))
+            .build();
+    long every = duration("writeEvery").toNanos();
+    LeadershipListener report =
+        new LeadershipListener() {
+          @Override
+          public void onChange(LeadershipChange c) {
+            out(
+                "@CHANGE "
+                    + c.type()
+                    + " "
+                    + c.term()
+                    + " "
+                    + System.nanoTime()
+                    + " "
+                    + (c.detail().isEmpty() ? "-" : c.detail()));
+            if (c.type() == ChangeType.ACQUIRED) {
+              grants.incrementAndGet();
+            } else if (c.type() == ChangeType.LOST) {
+              boolean ok = resource.write(role, c.term(), -1);
+              count(ok);
+              out("@LATEWRITE " + c.term() + " " + ok + " " + System.nanoTime());
+            }
+          }
+        };
+    try (LeaderElector elector =
+        LeaderElector.builder(lock, role).options(options).listener(report).build()) {
+      elector.start();
+      long n = 0;
+      while (!stop && System.nanoTime() - deadline < 0) {
+        Optional<Leadership> term = elector.leadership();
+        if (term.isPresent()) {
+          long sentAt = System.nanoTime(); // as in fenced mode: the time the write was sent
+          boolean ok = resource.write(role, term.get().term(), ++n);
+          count(ok);
+          out("@WRITE " + term.get().term() + " " + ok + " " + sentAt);
+        }
+        LockSupport.parkNanos(every);
+      }
     }
   }
 

@@ -8,15 +8,12 @@ import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockOptions;
 import io.hostloom.locking.LockProviderUnavailableException;
 import io.hostloom.testkit.LockEvent;
-import io.hostloom.testkit.LockHistory;
 import io.hostloom.testkit.TcpFaultProxy;
 import io.hostloom.testkit.TestTiming;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -36,44 +33,6 @@ import org.junit.jupiter.api.Test;
  * violation.
  */
 abstract class ReliabilityScenarios extends BadInputScenarios {
-  /** How long a worker JVM may take to start on a busy machine (scaled). */
-  static final Duration START = Duration.ofSeconds(90);
-
-  /** Arguments common to every worker of this backend. */
-  Map<String, String> workerArgs(BackendSpec spec, String mode) {
-    Map<String, String> a = new LinkedHashMap<>();
-    spec.putInto(a);
-    a.put("mode", mode);
-    a.put("resource", "file:" + dir.resolve("resource"));
-    a.put("namespace", "rel");
-    a.put("hold", "PT0S");
-    a.put("writeEvery", "PT0.05S");
-    a.put("retryStep", "PT0.005S");
-    a.put("maxWait", "PT10S");
-    a.put("autoExtend", "false");
-    a.put("onLost", "OBSERVE");
-    a.put("threads", "1");
-    a.put("grants", Long.toString(Long.MAX_VALUE));
-    return a;
-  }
-
-  WorkerProcess worker(String label, Map<String, String> args) {
-    return closeLater(WorkerProcess.start(label, dir, args));
-  }
-
-  /** Merged ledgers of {@code workers} plus the extra ledger files. */
-  static List<LockEvent> history(List<WorkerProcess> workers, Path... more) {
-    List<LockEvent> all = new ArrayList<>();
-    for (WorkerProcess w : workers) {
-      all.addAll(w.events());
-    }
-    all.addAll(LockHistory.readLedger(more));
-    return all;
-  }
-
-  static String ms(long nanos) {
-    return String.format(java.util.Locale.ROOT, "%.0f ms", nanos / 1e6);
-  }
 
   /** Contention settings; a slower backend may lower them. */
   int contentionThreads() {
