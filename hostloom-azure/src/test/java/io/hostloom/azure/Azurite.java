@@ -26,7 +26,7 @@ import java.util.UUID;
  * <p>The executable is {@code node_modules/.bin/azurite-blob} under the module directory (the
  * tests' working directory), or the path in the system property {@value #EXECUTABLE_PROPERTY}.
  */
-final class Azurite {
+public final class Azurite {
   static final String EXECUTABLE_PROPERTY = "hostloom.azurite.blob";
 
   /** Azurite's well-known development account (public, documented by Microsoft). */
@@ -55,7 +55,7 @@ final class Azurite {
   }
 
   /** The shared server, started on first use. */
-  static synchronized Azurite shared() {
+  public static synchronized Azurite shared() {
     if (shared == null) {
       shared = start();
       Azurite s = shared;
@@ -145,7 +145,7 @@ final class Azurite {
   }
 
   /** A connection string for this server. */
-  String connectionString() {
+  public String connectionString() {
     return "DefaultEndpointsProtocol=http;AccountName="
         + ACCOUNT
         + ";AccountKey="

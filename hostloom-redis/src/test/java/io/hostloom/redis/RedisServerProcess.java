@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
  * environment variable {@code REDIS_SERVER}, {@code /usr/bin/redis-server} or the {@code PATH}.
  * When none exists, tests fail with an install hint; they are never skipped.
  */
-final class RedisServerProcess implements AutoCloseable {
+public final class RedisServerProcess implements AutoCloseable {
   static final String INSTALL_HINT =
       "redis-server was not found. Install it (Debian/Ubuntu: sudo apt-get install -y redis-server;"
           + " macOS: brew install redis) or point -Dhostloom.redis.server or REDIS_SERVER at a"
@@ -57,7 +57,7 @@ final class RedisServerProcess implements AutoCloseable {
   }
 
   /** The server shared by all tests of this JVM, started on first use. */
-  static synchronized RedisServerProcess shared() {
+  public static synchronized RedisServerProcess shared() {
     if (shared == null) {
       shared = startNew();
       RedisServerProcess s = shared;
@@ -147,7 +147,7 @@ final class RedisServerProcess implements AutoCloseable {
     return process.pid();
   }
 
-  String uri() {
+  public String uri() {
     return "redis://127.0.0.1:" + port;
   }
 

@@ -7,7 +7,7 @@ import io.hostloom.wopihost.security.AccessTokens;
 import io.hostloom.wopihost.web.HostUrls;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.web.context.WebServerInitializedEvent;
+import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.stereotype.Component;
 

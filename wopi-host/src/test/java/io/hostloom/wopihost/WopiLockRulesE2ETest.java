@@ -22,6 +22,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -35,6 +36,8 @@ import org.springframework.test.context.DynamicPropertySource;
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {"hostloom.store=memory", "wopi-host.token-secret=e2e-secret-0123456789abcdef"})
 @ActiveProfiles("test")
+// Spring Framework 7 no longer finds the enclosing class's @TestConfiguration for @Nested classes
+@Import(WopiLockRulesE2ETest.ManualClock.class)
 class WopiLockRulesE2ETest {
   @TempDir static Path docs;
 

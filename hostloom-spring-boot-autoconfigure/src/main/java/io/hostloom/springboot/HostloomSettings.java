@@ -1,0 +1,234 @@
+package io.hostloom.springboot;
+
+import io.hostloom.locking.LockKey;
+import io.hostloom.locking.LockRetryPolicy;
+import io.hostloom.locking.LockingOptions;
+import io.hostloom.springboot.store.HostloomStore;
+import io.hostloom.wopi.WopiLockComparer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Predicate;
+import org.springframework.boot.context.properties.bind.Binder;
+
+/**
+ * The {@code hostloom.*} settings after validation: built once at start-up, it checks every rule
+ * and throws one {@link HostloomConfigurationException} listing every problem. Every bean of the
+ * starter is built from it, so no bean ever sees an invalid value.
+ */
+public final class HostloomSettings {
+  /** The bean name every store auto-configuration gives its {@code LockBackend}. */
+  public static final String BACKEND_BEAN = "hostloomLockBackend";
+
+  /** The bean name of the starter's own {@code WopiLockComparer}. */
+  public static final String COMPARER_BEAN = "hostloomWopiLockComparer";
+
+  /**
+   * What the application context looks like, for the rules that depend on it.
+   *
+   * @param stores every store on the classpath ({@code META-INF/spring.factories}), in order
+   * @param userBackends names of {@code LockBackend} beans the application defines itself
+   * @param userComparer whether the application defines a {@code WopiLockComparer} bean
+   * @param beanOfType whether a bean of the named type exists (by class name)
+   * @param classPresent whether a class is on the classpath
+   */
+  public record Context(
+      List<HostloomStore> stores,
+      List<String> userBackends,
+      boolean userComparer,
+      Predicate<String> beanOfType,
+      Predicate<String> classPresent) {
+    public Context {
+      stores = List.copyOf(stores);
+      userBackends = List.copyOf(userBackends);
+    }
+
+    String choices() {
+      return String.join(", ", stores.stream().map(HostloomStore::name).toList());
+    }
+
+    Optional<HostloomStore> store(String name) {
+      return stores.stream().filter(s -> s.name().equals(name)).findFirst();
+    }
+  }
+
+  private final Optional<HostloomStore> store;
+  private final LockingOptions lockingOptions;
+  private final Optional<WopiLockComparer> comparer;
+  private final Duration wopiExpiry;
+  private final String wopiKeyPrefix;
+  private final HostloomProperties properties;
+
+  private HostloomSettings(
+      Optional<HostloomStore> store,
+      LockingOptions lockingOptions,
+      Optional<WopiLockComparer> comparer,
+      String wopiKeyPrefix,
+      HostloomProperties properties) {
+    this.store = store;
+    this.lockingOptions = lockingOptions;
+    this.comparer = comparer;
+    this.wopiExpiry = properties.getWopi().getLockExpiry();
+    this.wopiKeyPrefix = wopiKeyPrefix;
+    this.properties = properties;
+  }
+
+  /**
+   * Validates {@code p} and the chosen store's settings (bound from {@code binder}) in {@code
+   * context}.
+   *
+   * @throws HostloomConfigurationException listing every problem
+   */
+  public static HostloomSettings validate(HostloomProperties p, Binder binder, Context context) {
+    List<String> problems = new ArrayList<>();
+    HostloomProperties.Locking l = p.getLocking();
+
+    Optional<HostloomStore> store = Optional.empty();
+    String storeValue = p.getStore() == null ? "" : p.getStore().strip().toLowerCase(Locale.ROOT);
+    if (storeValue.isEmpty()) {
+      if (l.isEnabled() && context.userBackends().isEmpty()) {
+        problems.add(
+            "hostloom.store is not set: choose where locks live with hostloom.store="
+                + context.choices()
+                + " (memory for a single instance or tests), define a LockBackend bean, or"
+                + " set hostloom.locking.enabled=false");
+      }
+    } else {
+      store = context.store(storeValue);
+      if (store.isEmpty()) {
+        problems.add(
+            "hostloom.store must be one of "
+                + context.choices()
+                + " but was '"
+                + p.getStore()
+                + "'");
+      }
+    }
+    if (context.userBackends().size() > 1) {
+      problems.add(
+          "the application defines "
+              + context.userBackends().size()
+              + " LockBackend beans "
+              + context.userBackends()
+              + ": define exactly one");
+    }
+    boolean storeInUse = store.isPresent() && context.userBackends().isEmpty();
+    if (storeInUse) {
+      storeProblems(store.get(), binder, context, problems);
+    }
+
+    LockRetryPolicy retry = null;
+    try {
+      retry = RetrySpec.parse(l.getRetry());
+    } catch (IllegalArgumentException e) {
+      problems.add(e.getMessage());
+    }
+    LockingOptions options =
+        LockingOptions.builder()
+            .namespace(l.getNamespace())
+            .enabled(l.isEnabled())
+            .defaultLease(l.getDefaultLease())
+            .maxLease(l.getMaxLease())
+            .maxHold(l.getMaxHold())
+            .strictMaxHold(l.isStrictMaxHold())
+            .retry(retry == null ? LockRetryPolicy.defaultPolicy() : retry)
+            .autoExtend(l.isAutoExtend())
+            .detectReentrancy(l.isDetectReentrancy())
+            .maxKeyLength(l.getMaxKeyLength())
+            .wakeOnRelease(l.isWakeOnRelease())
+            .build();
+    problems.addAll(options.validate());
+
+    Optional<WopiLockComparer> comparer = Optional.empty();
+    if (!context.userComparer()) {
+      String c = p.getWopi().getLockComparer();
+      String normalised = c == null ? "" : c.strip().toLowerCase(Locale.ROOT);
+      if (normalised.equals("ordinal")) {
+        comparer = Optional.of(WopiLockComparer.ordinal());
+      } else if (normalised.equals("json-shaped")) {
+        comparer = Optional.of(WopiLockComparer.jsonShaped());
+      } else {
+        problems.add(
+            "hostloom.wopi.lock-comparer must be ordinal or json-shaped (or define a"
+                + " WopiLockComparer bean) but was '"
+                + c
+                + "'");
+      }
+    }
+    Duration expiry = p.getWopi().getLockExpiry();
+    if (expiry == null || expiry.isNegative() || expiry.isZero()) {
+      problems.add("hostloom.wopi.lock-expiry must be positive but was " + expiry);
+    }
+    String prefix = p.getWopi().getKeyPrefix();
+    if (prefix == null || prefix.length() > 1024) {
+      problems.add(
+          "hostloom.wopi.key-prefix must be at most 1024 characters but was "
+              + (prefix == null ? "null" : prefix.length() + " characters"));
+    } else if (!prefix.isEmpty() && LockKey.canPrefixKernelKey(prefix)) {
+      problems.add(
+          "hostloom.wopi.key-prefix must not be the start of a kernel lock key"
+              + " <namespace>:lock:<key> (a file id could name a kernel lock) but was '"
+              + prefix
+              + "'");
+    }
+
+    if (!problems.isEmpty()) {
+      throw HostloomConfigurationException.of(problems);
+    }
+    // a store may name WOPI locks its own way (Azure: the .NET WopiHost blob name)
+    String wopiKeyPrefix =
+        storeInUse
+            ? store.get().wopiKeyPrefix(binder, p.getWopi().getKeyPrefix())
+            : p.getWopi().getKeyPrefix();
+    return new HostloomSettings(store, options, comparer, wopiKeyPrefix, p);
+  }
+
+  private static void storeProblems(
+      HostloomStore store, Binder binder, Context context, List<String> problems) {
+    Optional<String> backendClass = store.backendClass();
+    if (backendClass.isPresent() && !context.classPresent().test(backendClass.get())) {
+      problems.add(
+          "hostloom.store="
+              + store.name()
+              + " needs "
+              + store.artifact()
+              + " on the classpath (add it as a dependency)");
+      return;
+    }
+    store.validate(binder, new HostloomStore.Context(context.beanOfType()), problems);
+  }
+
+  /** The chosen store; empty when none is set (locking disabled or a user LockBackend bean). */
+  public Optional<HostloomStore> store() {
+    return store;
+  }
+
+  /** The lock options, valid. */
+  public LockingOptions lockingOptions() {
+    return lockingOptions;
+  }
+
+  /** The configured comparer; empty when the application defines its own bean. */
+  public Optional<WopiLockComparer> comparer() {
+    return comparer;
+  }
+
+  public Duration wopiExpiry() {
+    return wopiExpiry;
+  }
+
+  /**
+   * The WOPI key prefix: {@code hostloom.wopi.key-prefix}, or empty with {@code
+   * hostloom.store=azure} and the .NET layout (the default there).
+   */
+  public String wopiKeyPrefix() {
+    return wopiKeyPrefix;
+  }
+
+  /** The raw (validated) store-neutral properties. */
+  public HostloomProperties properties() {
+    return properties;
+  }
+}

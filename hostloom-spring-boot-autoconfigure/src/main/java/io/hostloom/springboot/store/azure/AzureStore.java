@@ -1,0 +1,85 @@
+package io.hostloom.springboot.store.azure;
+
+import io.hostloom.springboot.store.HostloomStore;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import org.springframework.boot.context.properties.bind.Binder;
+
+/** {@code hostloom.store=azure}: the rules of {@code hostloom.azure.*}. */
+public final class AzureStore implements HostloomStore {
+  private static final Pattern CONTAINER = Pattern.compile("[a-z0-9](?:-?[a-z0-9]){2,62}");
+
+  @Override
+  public String name() {
+    return "azure";
+  }
+
+  @Override
+  public Optional<String> backendClass() {
+    return Optional.of("io.hostloom.azure.AzureBlobLockBackend");
+  }
+
+  @Override
+  public String artifact() {
+    return "io.hostloom:hostloom-azure";
+  }
+
+  /**
+   * Empty (the blob of the bare file id, as .NET WopiHost names it) unless {@code
+   * hostloom.azure.dotnet-wopi-layout=false}.
+   */
+  @Override
+  public String wopiKeyPrefix(Binder binder, String configured) {
+    return binder.bind("hostloom.azure.dotnet-wopi-layout", Boolean.class).orElse(true)
+        ? ""
+        : configured;
+  }
+
+  @Override
+  public void validate(Binder binder, Context context, List<String> problems) {
+    AzureStoreProperties a =
+        binder
+            .bind("hostloom.azure", AzureStoreProperties.class)
+            .orElseGet(AzureStoreProperties::new);
+    boolean cs = a.getConnectionString() != null && !a.getConnectionString().isBlank();
+    boolean uri = a.getServiceUri() != null;
+    if (!cs && !uri) {
+      problems.add(
+          "hostloom.azure.connection-string or hostloom.azure.service-uri is required with"
+              + " hostloom.store=azure (UseDevelopmentStorage=true for Azurite)");
+    } else if (cs && uri) {
+      problems.add(
+          "hostloom.azure.connection-string and hostloom.azure.service-uri are both set:"
+              + " set exactly one");
+    }
+    if (uri && !List.of("http", "https").contains(String.valueOf(a.getServiceUri().getScheme()))) {
+      problems.add(
+          "hostloom.azure.service-uri must be an absolute http(s) URI but was '"
+              + a.getServiceUri()
+              + "'");
+    }
+    String container = a.getContainerName();
+    if (container == null || !CONTAINER.matcher(container).matches()) {
+      problems.add(
+          "hostloom.azure.container-name must be 3 to 63 lower-case letters, digits and"
+              + " single dashes, starting and ending with a letter or digit, but was '"
+              + container
+              + "'");
+    }
+    HostloomStore.requirePositive(
+        "hostloom.azure.command-timeout", a.getCommandTimeout(), problems);
+    HostloomStore.requirePositive("hostloom.azure.health-timeout", a.getHealthTimeout(), problems);
+    HostloomStore.requirePositive(
+        "hostloom.azure.unleased-claim-grace", a.getUnleasedClaimGrace(), problems);
+    if (a.getUnleasedClaimGrace() != null
+        && a.getCommandTimeout() != null
+        && a.getUnleasedClaimGrace().compareTo(a.getCommandTimeout().plusSeconds(1)) <= 0) {
+      problems.add(
+          "hostloom.azure.unleased-claim-grace must be longer than hostloom.azure.command-timeout"
+              + " + 1 s (a claim whose lease request is still in flight must not be judged"
+              + " expired) but was "
+              + a.getUnleasedClaimGrace());
+    }
+  }
+}

@@ -1,0 +1,49 @@
+package io.hostloom.springboot.health;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hostloom.locking.memory.InMemoryLockBackend;
+import io.hostloom.locking.spi.BackendHealth;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/** Contract 110 without Spring's health types: the check mirrors the store's probe. */
+class HostloomHealthCheckTest {
+
+  @Test
+  void aStoreWithoutAProbeIsUpWithAnExplanation() {
+    HostloomHealthCheck.Result r =
+        new HostloomHealthCheck(true, Optional.of(new InMemoryLockBackend())).check();
+    assertThat(r.up()).isTrue();
+    assertThat(r.details())
+        .containsEntry("store", "in-memory")
+        .containsEntry("probe", "the store has no health probe; assumed reachable");
+  }
+
+  @Test
+  void disabledLockingIsUpWithDisabledAndNoStoreWhileEnabledIsDown() {
+    HostloomHealthCheck.Result disabled = new HostloomHealthCheck(false, Optional.empty()).check();
+    assertThat(disabled.up()).isTrue();
+    assertThat(disabled.details()).containsEntry("locking", "disabled");
+    HostloomHealthCheck.Result none = new HostloomHealthCheck(true, Optional.empty()).check();
+    assertThat(none.up()).isFalse();
+    assertThat(none.details()).containsEntry("store", "none");
+  }
+
+  @Test
+  void aProbedStoreIsMirroredAndAFailedProbeIsDown() {
+    ProbedBackend probed = new ProbedBackend();
+    HostloomHealthCheck check = new HostloomHealthCheck(true, Optional.of(probed));
+    probed.answer = CompletableFuture.completedFuture(BackendHealth.healthy("PONG"));
+    assertThat(check.check().up()).isTrue();
+    assertThat(check.check().details()).containsEntry("probe", "PONG");
+    probed.answer =
+        CompletableFuture.completedFuture(BackendHealth.unhealthy("connection refused"));
+    assertThat(check.check().up()).isFalse();
+    assertThat(check.check().details()).containsEntry("probe", "connection refused");
+    probed.answer = CompletableFuture.failedFuture(new IllegalStateException("bug"));
+    assertThat(check.check().up()).isFalse();
+    assertThat(check.check().details()).containsEntry("probe", "no answer: ExecutionException");
+  }
+}

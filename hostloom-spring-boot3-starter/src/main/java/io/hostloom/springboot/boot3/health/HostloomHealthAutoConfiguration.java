@@ -1,0 +1,36 @@
+package io.hostloom.springboot.boot3.health;
+
+import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.springboot.HostloomAutoConfiguration;
+import io.hostloom.springboot.HostloomSettings;
+import io.hostloom.springboot.health.HostloomHealthCheck;
+import java.util.Optional;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.actuate.health.HealthIndicator;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The {@code hostloom} health indicator (bean {@code hostloomHealthIndicator}) on Spring Boot 3.5,
+ * when Actuator is on the classpath and {@code management.health.hostloom.enabled} is not false.
+ * Add it to the readiness group: {@code
+ * management.endpoint.health.group.readiness.include=readinessState,hostloom}. It is never meant
+ * for liveness: a store outage should stop traffic, not restart the instance.
+ */
+@AutoConfiguration(after = HostloomAutoConfiguration.class)
+@ConditionalOnClass(HealthIndicator.class)
+@ConditionalOnEnabledHealthIndicator("hostloom")
+public class HostloomHealthAutoConfiguration {
+
+  @Bean
+  @ConditionalOnMissingBean(name = "hostloomHealthIndicator")
+  HostloomHealthIndicator hostloomHealthIndicator(
+      HostloomSettings settings, ObjectProvider<LockBackend> backend) {
+    return new HostloomHealthIndicator(
+        new HostloomHealthCheck(
+            settings.lockingOptions().enabled(), Optional.ofNullable(backend.getIfUnique())));
+  }
+}
