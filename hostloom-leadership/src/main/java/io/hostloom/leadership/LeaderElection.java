@@ -3,6 +3,10 @@ package io.hostloom.leadership;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The consumer side of leader election for one role: who leads, a signal when that ends, a way to
@@ -30,7 +34,11 @@ public interface LeaderElection {
    * complete when not leading. Each call returns a new dependent future. Callbacks run on the
    * thread that ended leadership and must not block.
    */
-  CompletableFuture<Void> leadershipSignal();
+  default CompletableFuture<Void> leadershipSignal() {
+    return leadership()
+        .map(l -> l.ended().thenApply(c -> (Void) null))
+        .orElseGet(() -> CompletableFuture.completedFuture(null));
+  }
 
   /**
    * Blocks until this instance leads, at most {@code timeout}. Returns at once when already leader;
@@ -40,7 +48,22 @@ public interface LeaderElection {
    * @throws InterruptedException when interrupted while waiting (nothing changes for the election)
    * @throws IllegalStateException when the election is or becomes stopped
    */
-  Optional<Leadership> awaitLeadership(Duration timeout) throws InterruptedException;
+  default Optional<Leadership> awaitLeadership(Duration timeout) throws InterruptedException {
+    CompletableFuture<Leadership> f = awaitLeadershipAsync();
+    try {
+      if (f.isDone() || timeout.isNegative() || timeout.isZero()) {
+        return Optional.ofNullable(f.getNow(null));
+      }
+      return Optional.of(f.get(timeout.toNanos(), TimeUnit.NANOSECONDS));
+    } catch (TimeoutException e) {
+      return Optional.empty();
+    } catch (ExecutionException | CompletionException e) {
+      throw new IllegalStateException(
+          "leader election for role '" + role() + "' is stopped", e.getCause());
+    } finally {
+      f.cancel(false); // a no-op once complete; otherwise drops the waiter
+    }
+  }
 
   /**
    * Completes with the term when this instance leads (at once when already leader); completes

@@ -15,10 +15,7 @@ import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.DoubleSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -137,33 +134,6 @@ public final class LeaderElector implements LeaderElection, AutoCloseable {
   @Override
   public synchronized Optional<Leadership> leadership() {
     return Optional.ofNullable(current);
-  }
-
-  @Override
-  public CompletableFuture<Void> leadershipSignal() {
-    Leadership l;
-    synchronized (this) {
-      l = current;
-    }
-    return l == null ? CompletableFuture.completedFuture(null) : l.ended().thenApply(c -> null);
-  }
-
-  @Override
-  public Optional<Leadership> awaitLeadership(Duration timeout) throws InterruptedException {
-    CompletableFuture<Leadership> f = awaitLeadershipAsync();
-    try {
-      if (f.isDone() || timeout.isNegative() || timeout.isZero()) {
-        return Optional.ofNullable(f.getNow(null));
-      }
-      return Optional.of(f.get(timeout.toNanos(), TimeUnit.NANOSECONDS));
-    } catch (TimeoutException e) {
-      return Optional.empty();
-    } catch (ExecutionException | CompletionException e) {
-      throw new IllegalStateException(
-          "leader elector for role '" + role + "' is stopped", e.getCause());
-    } finally {
-      f.cancel(false); // a no-op once complete; otherwise drops the waiter
-    }
   }
 
   @Override

@@ -9,16 +9,12 @@ import io.hostloom.leadership.LeadershipDescription;
 import io.hostloom.leadership.LeadershipListener;
 import io.hostloom.leadership.LeadershipOptions;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * A {@link LeaderElection} that a test drives by hand, for testing code that consumes leadership
@@ -134,32 +130,6 @@ public final class ScriptedLeaderElection implements LeaderElection {
   @Override
   public synchronized Optional<Leadership> leadership() {
     return Optional.ofNullable(current);
-  }
-
-  @Override
-  public CompletableFuture<Void> leadershipSignal() {
-    Leadership l;
-    synchronized (this) {
-      l = current;
-    }
-    return l == null ? CompletableFuture.completedFuture(null) : l.ended().thenApply(c -> null);
-  }
-
-  @Override
-  public Optional<Leadership> awaitLeadership(Duration timeout) throws InterruptedException {
-    CompletableFuture<Leadership> f = awaitLeadershipAsync();
-    try {
-      if (f.isDone() || timeout.isNegative() || timeout.isZero()) {
-        return Optional.ofNullable(f.getNow(null));
-      }
-      return Optional.of(f.get(timeout.toNanos(), TimeUnit.NANOSECONDS));
-    } catch (TimeoutException e) {
-      return Optional.empty();
-    } catch (ExecutionException e) {
-      throw new IllegalStateException(e.getCause());
-    } finally {
-      f.cancel(false);
-    }
   }
 
   @Override
