@@ -21,7 +21,7 @@ import java.util.HexFormat;
  *   <li>{@code TIME} before a write is allowed with effects replication, the only mode of Redis 7
  *       and the default since Redis 5; the guarded {@code redis.replicate_commands()} call also
  *       selects it on a 6.2 server configured with {@code lua-replicate-commands no}.
- *   <li>Commands: HMGET, HGET, HSET (several fields), PTTL, PEXPIRE, DEL, GET, SET PX, TIME,
+ *   <li>Commands: HMGET, HSET (several fields), PTTL, PEXPIRE, DEL, EXISTS, GET, SET PX, TIME,
  *       PUBLISH: all on Redis 6.2, 7.x and Valkey.
  * </ul>
  */
@@ -106,34 +106,35 @@ final class LeaseScripts {
               """);
 
   /**
-   * KEYS: lease, done. ARGV: owner, release channel ({@code ""}: publish nothing), call id, done
-   * ttl ms. Reply: {@code {1}} released, {@code {2, token, owner, data, pttl}} another owner's live
-   * lease, {@code {0}} absent or expired. The fence counter is left alone: tokens survive the
-   * release. The done key remembers the id of the call that released, so the same call re-sent by
-   * Lettuce after a reconnect answers {@code {1}} again instead of "absent".
+   * KEYS: lease, done (this call's own, see {@link RedisKeyLayout#doneKey}). ARGV: owner, release
+   * channel ({@code ""}: publish nothing), done ttl ms. Reply: {@code {1}} released, {@code {2,
+   * token, owner, data, pttl}} another owner's live lease, {@code {0}} absent or expired. The fence
+   * counter is left alone: tokens survive the release. The done key marks that this call released,
+   * so the same call re-sent by Lettuce after a reconnect answers {@code {1}} again, whatever
+   * happened to the key in between.
    */
   static final Script RELEASE =
       Script.of(
           "release",
           PRELUDE
               + """
-              if redis.call('GET', KEYS[2]) == ARGV[3] then return {1} end
+              if redis.call('EXISTS', KEYS[2]) == 1 then return {1} end
               local cur = redis.call('HMGET', KEYS[1], 'o', 'd', 't')
               if not cur[1] then return {0} end
               local ttl = redis.call('PTTL', KEYS[1])
               if ttl == 0 then return {0} end
               if cur[1] ~= ARGV[1] then return {2, cur[3], cur[1], cur[2], ttl} end
               redis.call('DEL', KEYS[1])
-              redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[4])
+              redis.call('SET', KEYS[2], '1', 'PX', ARGV[3])
               if ARGV[2] ~= '' then redis.call('PUBLISH', ARGV[2], 'released') end
               return {1}
               """);
 
   /**
-   * KEYS: lease, fence, done. ARGV: expected owner, new owner, new data, lease ms, fence ttl ms,
-   * release channel, call id, done ttl ms. Reply: {@code {1, token}} replaced, {@code {2, token,
-   * owner, data, pttl}} another owner's live lease, {@code {0}} absent or expired. A re-sent call
-   * (same id, see {@link #RELEASE}) answers its first {@code {1, token}}.
+   * KEYS: lease, fence, done (this call's own). ARGV: expected owner, new owner, new data, lease
+   * ms, fence ttl ms, release channel, done ttl ms. Reply: {@code {1, token}} replaced, {@code {2,
+   * token, owner, data, pttl}} another owner's live lease, {@code {0}} absent or expired. A re-sent
+   * call (see {@link #RELEASE}) answers its first {@code {1, token}}.
    */
   static final Script REPLACE =
       Script.of(
@@ -142,9 +143,7 @@ final class LeaseScripts {
               + NEXT_TOKEN
               + """
               local done = redis.call('GET', KEYS[3])
-              if done and string.sub(done, 1, #ARGV[7] + 1) == ARGV[7] .. ' ' then
-                return {1, string.sub(done, #ARGV[7] + 2)}
-              end
+              if done then return {1, done} end
               local cur = redis.call('HMGET', KEYS[1], 'o', 'd', 't')
               if not cur[1] then return {0} end
               local ttl = redis.call('PTTL', KEYS[1])
@@ -153,7 +152,7 @@ final class LeaseScripts {
               local token = nextToken(KEYS[2], ARGV[5], cur[3])
               redis.call('HSET', KEYS[1], 'o', ARGV[2], 'd', ARGV[3], 't', token)
               redis.call('PEXPIRE', KEYS[1], ARGV[4])
-              redis.call('SET', KEYS[3], ARGV[7] .. ' ' .. token, 'PX', ARGV[8])
+              redis.call('SET', KEYS[3], token, 'PX', ARGV[7])
               if ARGV[6] ~= '' then redis.call('PUBLISH', ARGV[6], 'replaced') end
               return {1, token}
               """);

@@ -21,6 +21,7 @@ import java.util.Objects;
  *   lease   hl:{app:lock:invoice-7}           hash {o: owner, d: data, t: token}, PX = lease
  *   fence   hl:{app:lock:invoice-7}:fence     string counter, PX = lease + fence retention
  *   channel hl:{app:lock:invoice-7}:released  pub/sub channel for release notifications
+ *   done    hl:{app:lock:invoice-7}:done:<id>  a release/replace call's answer, PX = 2 x timeout + 1 s
  * </pre>
  *
  * <p>Waiters listen to all release channels of a prefix with one pattern subscription ({@link
@@ -78,11 +79,12 @@ public final class RedisKeyLayout {
   }
 
   /**
-   * The id of the last release or replace of {@code key} (for a few command timeouts), so a call
-   * Lettuce re-sends after a reconnect answers as its first run did; same cluster slot.
+   * The answer of the release or replace call {@code callId} of {@code key}, kept for a few command
+   * timeouts so that the call, re-sent by Lettuce after a reconnect, answers as its first run did
+   * even when other calls changed the key in between; one per call, same cluster slot.
    */
-  public String doneKey(String key) {
-    return leaseKey(key) + ":done";
+  public String doneKey(String key, String callId) {
+    return leaseKey(key) + ":done:" + callId;
   }
 
   /** The channel a release or replace of {@code key} is published on. */

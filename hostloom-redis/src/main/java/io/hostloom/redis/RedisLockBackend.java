@@ -151,7 +151,8 @@ public final class RedisLockBackend
             switch (status(r)) {
               case 1 -> ExtendOutcome.succeeded();
               case 2 -> ExtendOutcome.mismatch(record(r, 1));
-              default -> ExtendOutcome.absent();
+              case 0 -> ExtendOutcome.absent();
+              default -> throw unexpectedReply("extend", r);
             });
   }
 
@@ -162,13 +163,14 @@ public final class RedisLockBackend
         "release",
         LeaseScripts.RELEASE,
         () -> new NestedMultiOutput<>(CODEC),
-        List.of(layout.leaseKey(key), layout.doneKey(key)),
-        List.of(owner, channel(key), callId(), doneTtl()),
+        List.of(layout.leaseKey(key), layout.doneKey(key, callId())),
+        List.of(owner, channel(key), doneTtl()),
         r ->
             switch (status(r)) {
               case 1 -> ReleaseOutcome.succeeded();
               case 2 -> ReleaseOutcome.mismatch(record(r, 1));
-              default -> ReleaseOutcome.absent();
+              case 0 -> ReleaseOutcome.absent();
+              default -> throw unexpectedReply("release", r);
             });
   }
 
@@ -183,7 +185,7 @@ public final class RedisLockBackend
         "replace",
         LeaseScripts.REPLACE,
         () -> new NestedMultiOutput<>(CODEC),
-        List.of(layout.leaseKey(key), layout.fenceKey(key), layout.doneKey(key)),
+        List.of(layout.leaseKey(key), layout.fenceKey(key), layout.doneKey(key, callId())),
         List.of(
             expectedOwner,
             newOwner,
@@ -191,13 +193,13 @@ public final class RedisLockBackend
             Long.toString(leaseMs),
             fenceTtl(leaseMs),
             channel(key),
-            callId(),
             doneTtl()),
         r ->
             switch (status(r)) {
               case 1 -> ReplaceOutcome.replaced(token(r.get(1)));
               case 2 -> ReplaceOutcome.mismatch(record(r, 1));
-              default -> ReplaceOutcome.absent();
+              case 0 -> ReplaceOutcome.absent();
+              default -> throw unexpectedReply("replace", r);
             });
   }
 
@@ -369,6 +371,11 @@ public final class RedisLockBackend
   }
 
   // the leading status of extend, release and replace: 1 done, 2 another owner's, 0 absent
+  // a reply the scripts never send: script and decoder disagree, never a lease decision
+  private static IllegalStateException unexpectedReply(String op, List<Object> reply) {
+    return new IllegalStateException("unexpected " + op + " script reply " + reply);
+  }
+
   private static int status(List<Object> reply) {
     return ((Long) reply.get(0)).intValue();
   }

@@ -89,6 +89,34 @@ class ReplayedCommandTest {
   }
 
   @Test
+  void aReplayedReleaseStillReportsReleasedWhenOthersReleasedTheKeyInBetween() {
+    String key = key("release-between");
+    assertThat(TestTiming.get(backend.acquire(key, "owner", "", LONG), WAIT).granted()).isTrue();
+    // a client that is not behind the proxy: its calls go through while the first reply is held
+    RedisLockBackend direct =
+        RedisLockBackend.builder().uri("redis://127.0.0.1:" + redis.port()).build();
+    try {
+      ReleaseOutcome released =
+          cutAfterApplied(
+              () -> backend.release(key, "owner"),
+              () -> {
+                if (!redis.command("EXISTS", "hl:{" + key + "}").equals("0")) {
+                  return false;
+                }
+                // another owner takes and releases the key before the replay arrives
+                TestTiming.get(direct.acquire(key, "other", "", LONG), WAIT);
+                TestTiming.get(direct.release(key, "other"), WAIT);
+                return true;
+              });
+      assertThat(released.released())
+          .as("the replay answers as its own first run, not as the key is now")
+          .isTrue();
+    } finally {
+      direct.close();
+    }
+  }
+
+  @Test
   void aReplayedReplaceThatHadSucceededStillReportsReplaced() {
     String key = key("replace");
     assertThat(TestTiming.get(backend.acquire(key, "old", "old", LONG), WAIT).granted()).isTrue();
