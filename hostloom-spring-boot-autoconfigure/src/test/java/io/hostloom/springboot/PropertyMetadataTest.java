@@ -8,6 +8,8 @@ import io.hostloom.jdbc.LockTable;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.redis.RedisKeyLayout;
 import io.hostloom.redis.RedisLockBackend;
+import io.hostloom.scheduling.ScheduleOptions;
+import io.hostloom.springboot.scheduling.ExclusiveScheduleProperties;
 import io.hostloom.springboot.store.azure.AzureStoreProperties;
 import io.hostloom.springboot.store.postgres.PostgresStoreProperties;
 import io.hostloom.springboot.store.redis.RedisStoreProperties;
@@ -38,6 +40,7 @@ class PropertyMetadataTest {
   static final RedisStoreProperties REDIS = new RedisStoreProperties();
   static final AzureStoreProperties AZURE = new AzureStoreProperties();
   static final PostgresStoreProperties POSTGRES = new PostgresStoreProperties();
+  static final ExclusiveScheduleProperties SCHEDULING = new ExclusiveScheduleProperties();
 
   /** Every property with a default: its constant and the properties class's value. */
   static final Map<String, Object[]> DEFAULTS = new LinkedHashMap<>();
@@ -130,6 +133,10 @@ class PropertyMetadataTest {
         "hostloom.postgres.max-queued-calls",
         JdbcLockBackend.DEFAULT_MAX_QUEUED_CALLS,
         POSTGRES::getMaxQueuedCalls);
+    put(
+        "hostloom.scheduling.default-lease",
+        ScheduleOptions.DEFAULT_LEASE,
+        SCHEDULING::getDefaultLease);
   }
 
   /**
@@ -149,6 +156,13 @@ class PropertyMetadataTest {
     STARTER_DEFAULTS.put(
         "hostloom.postgres.create-table",
         new Object[] {false, (Supplier<Object>) POSTGRES::isCreateTable});
+    // the .NET WopiHost blob name unless opted out, so Java and .NET hosts share a container
+    STARTER_DEFAULTS.put(
+        "hostloom.azure.dotnet-wopi-layout",
+        new Object[] {true, (Supplier<Object>) AZURE::isDotnetWopiLayout});
+    STARTER_DEFAULTS.put(
+        "hostloom.scheduling.enabled",
+        new Object[] {true, (Supplier<Object>) SCHEDULING::isEnabled});
   }
 
   private static void put(String name, Object constant, Supplier<Object> value) {

@@ -1,5 +1,6 @@
 package io.hostloom.springboot.scheduling;
 
+import io.hostloom.scheduling.ScheduleOptions;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -10,7 +11,7 @@ public class ExclusiveScheduleProperties {
   private boolean enabled = true;
 
   /** The lease of a schedule whose annotation sets none. */
-  private Duration defaultLease = Duration.ofSeconds(30);
+  private Duration defaultLease = ScheduleOptions.DEFAULT_LEASE;
 
   /** The minimum hold of a schedule whose annotation sets none. */
   private Duration defaultMinimumHold = Duration.ZERO;
