@@ -127,7 +127,7 @@ class LeaderScheduleGuardTest {
             claim -> {
               inside.countDown();
               try {
-                Thread.sleep(TimeUnit.MINUTES.toMillis(1)); // until interrupted
+                new CountDownLatch(1).await(); // until interrupted
               } catch (InterruptedException e) {
                 interrupted.set(true);
               }
@@ -152,7 +152,7 @@ class LeaderScheduleGuardTest {
             guard,
             claim -> {
               inside.countDown();
-              Thread.sleep(TimeUnit.MINUTES.toMillis(1));
+              new CountDownLatch(1).await(); // until interrupted
             });
     assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
 
