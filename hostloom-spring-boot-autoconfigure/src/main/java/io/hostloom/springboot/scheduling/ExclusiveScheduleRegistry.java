@@ -18,6 +18,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -139,6 +140,10 @@ public final class ExclusiveScheduleRegistry implements SmartInitializingSinglet
   }
 
   private boolean leadershipPresent() {
-    return ClassUtils.isPresent(LEADERSHIP_CLASS, getClass().getClassLoader());
+    ClassLoader loader =
+        beans instanceof ConfigurableBeanFactory c && c.getBeanClassLoader() != null
+            ? c.getBeanClassLoader()
+            : getClass().getClassLoader();
+    return ClassUtils.isPresent(LEADERSHIP_CLASS, loader);
   }
 }

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /** {@code @ExclusiveSchedule(leaderRole = ...)} over the starter's leader electors. */
@@ -56,7 +57,8 @@ class LeaderOnlyScheduleTest {
     }
   }
 
-  static class UnknownRole {
+  // public: proxied by CGLIB also under the FilteredClassLoader
+  public static class UnknownRole {
     @ExclusiveSchedule(name = "x", leaderRole = "nope")
     public void run() {}
   }
@@ -96,6 +98,19 @@ class LeaderOnlyScheduleTest {
               assertThat(state(registry, "invoice-run").lastResult().orElseThrow().outcome())
                   .isEqualTo(RunOutcome.SKIPPED);
             });
+  }
+
+  @Test
+  void aLeaderRoleWithoutTheLeadershipModuleFailsStartUpNamingTheMethod() {
+    runner
+        .withClassLoader(new FilteredClassLoader("io.hostloom.leadership."))
+        .withBean(UnknownRole.class)
+        .run(
+            ctx ->
+                assertThat(ctx)
+                    .getFailure()
+                    .hasStackTraceContaining("UnknownRole.run is misconfigured")
+                    .hasStackTraceContaining("needs io.hostloom:hostloom-leadership"));
   }
 
   @Test
