@@ -1,6 +1,5 @@
 package io.hostloom.scheduling;
 
-import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LossReason;
 import java.time.Instant;
 import java.util.Objects;
@@ -15,13 +14,19 @@ import java.util.concurrent.CompletableFuture;
  * {@link #lost()} completes, {@link #isHeld()} turns false and the run ends as {@link
  * RunOutcome#CLAIM_LOST}. Pass {@link #fencingToken()} with every write the job makes so the
  * resource rejects the writes of a holder that was replaced.
+ *
+ * <p><b>Leader-only claims</b> ({@link LeaderScheduleGuard}) are the current term of a role's
+ * leadership: the fencing token is the term, {@link #lost()} completes when that term ends (with
+ * the lock's reason when the elector reports one, else {@link LossReason#EXPIRED}: resigned,
+ * stopped), {@link #leaseEnd()} is {@link Instant#MAX} while the term lasts (the elector renews it)
+ * and the instant it ended afterwards.
  */
 public final class ScheduleClaim {
   private final String schedule;
   private final Instant occurrence;
-  private final LockHandle handle;
+  private final HeldClaim handle;
 
-  ScheduleClaim(String schedule, Instant occurrence, LockHandle handle) {
+  ScheduleClaim(String schedule, Instant occurrence, HeldClaim handle) {
     this.schedule = schedule;
     this.occurrence = occurrence;
     this.handle = Objects.requireNonNull(handle, "handle");
@@ -39,7 +44,8 @@ public final class ScheduleClaim {
 
   /**
    * The claim's fencing token: it strictly increases with every claim of the schedule (see the
-   * backend's README for when that holds); {@code 0} when locking is disabled.
+   * backend's README for when that holds); {@code 0} when locking is disabled. For a leader-only
+   * claim: the leader's term (the fencing token of its grant).
    */
   public long fencingToken() {
     return handle.fencingToken();

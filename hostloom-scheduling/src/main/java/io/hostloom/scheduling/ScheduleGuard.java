@@ -2,7 +2,6 @@ package io.hostloom.scheduling;
 
 import io.hostloom.locking.ComposedLock;
 import io.hostloom.locking.DistributedLock;
-import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockInterruptedException;
 import io.hostloom.locking.OnLost;
 import io.hostloom.locking.time.LockClock;
@@ -48,6 +47,10 @@ import org.slf4j.LoggerFactory;
  * <p><b>Disabled locking.</b> On a lock with {@code enabled = false} every run is granted a
  * placeholder claim ({@link ScheduleClaim#isCoordinated()} false, token 0): single-instance mode.
  *
+ * <p><b>Leader-only guards.</b> {@link LeaderScheduleGuard} builds a guard of the same class whose
+ * claim is the current leadership of a role instead of a lock claim per occurrence: the rules above
+ * apply, except that a follower's run is {@link RunOutcome#SKIPPED} and no backend is called.
+ *
  * <p><b>Log events</b> (logger {@value #LOGGER}; message starts with {@code Name [id]}): 3400
  * ScheduleRunSkipped (debug), 3401 ScheduleRunFailed (warn), 3402 ScheduleGuardFailed (error), 3403
  * ScheduleRunTimedOut (warn), 3404 ScheduleClaimLost (warn), 3405 ScheduleRunCancelled (info), 3406
@@ -58,7 +61,7 @@ public final class ScheduleGuard {
   /** The default logger name. */
   public static final String LOGGER = "io.hostloom.scheduling.Schedule";
 
-  private final DistributedLock lock;
+  private final ClaimSource source;
   private final ScheduleOptions options;
   private final LockClock clock;
   private final ScheduleListener listener;
@@ -68,7 +71,7 @@ public final class ScheduleGuard {
   private final AtomicReference<RunResult> last = new AtomicReference<>();
 
   private ScheduleGuard(Builder b) {
-    lock = b.lock;
+    source = b.source;
     options = b.options;
     clock = b.clock;
     listener = b.listener;
@@ -167,9 +170,9 @@ public final class ScheduleGuard {
       return finish(result(occurrence, RunOutcome.SKIPPED, 0, Duration.ZERO, null));
     }
     long requested = clock.nanoTime();
-    Optional<LockHandle> claimed;
+    Optional<HeldClaim> claimed;
     try {
-      claimed = lock.tryAcquire(options.lockKey(), options.lockOptions());
+      claimed = source.claim(options);
     } catch (LockInterruptedException e) {
       log.info(
           "ScheduleRunCancelled [3405] schedule '{}' occurrence {}: interrupted while claiming",
@@ -187,14 +190,15 @@ public final class ScheduleGuard {
     }
     if (claimed.isEmpty()) {
       log.debug(
-          "ScheduleRunSkipped [3400] schedule '{}' occurrence {}: claimed by another instance",
+          "ScheduleRunSkipped [3400] schedule '{}' occurrence {}: {}",
           name(),
-          occurrence);
+          occurrence,
+          source.busyReason());
       return finish(result(occurrence, RunOutcome.SKIPPED, 0, Duration.ZERO, null));
     }
-    LockHandle handle = claimed.get();
+    HeldClaim handle = claimed.get();
     if (stale(occurrence, "granted")) {
-      handle.close();
+      handle.release();
       return finish(result(occurrence, RunOutcome.SKIPPED, 0, Duration.ZERO, null));
     }
     ScheduleClaim claim = new ScheduleClaim(name(), occurrence, handle);
@@ -203,17 +207,13 @@ public final class ScheduleGuard {
     try {
       result = runClaimed(occurrence, job, handle, claim, requested);
     } finally {
-      releaseAfterMinimumHold(handle, requested);
+      handle.releaseAfterMinimumHold(clock, options, requested);
     }
     return finish(result);
   }
 
   private RunResult runClaimed(
-      Instant occurrence,
-      ScheduledJob job,
-      LockHandle handle,
-      ScheduleClaim claim,
-      long requested) {
+      Instant occurrence, ScheduledJob job, HeldClaim handle, ScheduleClaim claim, long requested) {
     safe(() -> listener.runStarted(claim));
     RunInterrupter interrupter = new RunInterrupter();
     AtomicBoolean timedOut = new AtomicBoolean();
@@ -228,11 +228,7 @@ public final class ScheduleGuard {
                 interrupter.interrupt();
               }
             });
-    ClaimExtender extender =
-        options.autoExtend()
-            ? ClaimExtender.start(
-                name(), handle, clock, options.lease(), options.maxHold(), requested, log)
-            : null;
+    Runnable stopKeepAlive = handle.keepAlive(name(), clock, options, requested, log);
     LockClock.Timer timeout =
         options
             .timeout()
@@ -256,9 +252,7 @@ public final class ScheduleGuard {
       if (timeout != null) {
         timeout.cancel();
       }
-      if (extender != null) {
-        extender.stop();
-      }
+      stopKeepAlive.run();
       interrupter.exit();
       interruptedFromOutside = Thread.currentThread().isInterrupted();
     }
@@ -321,16 +315,6 @@ public final class ScheduleGuard {
     return true;
   }
 
-  private void releaseAfterMinimumHold(LockHandle handle, long requested) {
-    long holdLeft = requested + options.minimumHold().toNanos() - clock.nanoTime();
-    if (holdLeft > 0 && handle.isHeld()) {
-      // the lease (>= minimum hold, from the same request) covers the wait; release it at its end
-      clock.schedule(Duration.ofNanos(holdLeft), handle::closeAsync);
-    } else {
-      handle.close();
-    }
-  }
-
   private RunResult result(
       Instant occurrence, RunOutcome outcome, long token, Duration ran, Throwable failure) {
     return new RunResult(name(), occurrence, outcome, token, ran, Optional.ofNullable(failure));
@@ -352,14 +336,18 @@ public final class ScheduleGuard {
 
   /** Builder of {@link ScheduleGuard}. */
   public static final class Builder {
-    private final DistributedLock lock;
+    private final ClaimSource source;
     private final ScheduleOptions options;
     private LockClock clock = LockClock.system();
     private ScheduleListener listener = ScheduleListener.NO_OP;
     private Logger log = LoggerFactory.getLogger(LOGGER);
 
     private Builder(DistributedLock lock, ScheduleOptions options) {
-      this.lock = Objects.requireNonNull(lock, "lock");
+      this(new LockClaimSource(Objects.requireNonNull(lock, "lock")), options);
+    }
+
+    Builder(ClaimSource source, ScheduleOptions options) {
+      this.source = source;
       this.options = Objects.requireNonNull(options, "options");
     }
 
@@ -384,11 +372,9 @@ public final class ScheduleGuard {
      *     ComposedLock}'s max lease), naming the schedule
      */
     public ScheduleGuard build() {
-      if (lock instanceof ComposedLock composed) {
-        List<String> problems = options.validateFor(composed.options());
-        if (!problems.isEmpty()) {
-          throw new IllegalArgumentException(String.join("; ", problems));
-        }
+      List<String> problems = source.validate(options);
+      if (!problems.isEmpty()) {
+        throw new IllegalArgumentException(String.join("; ", problems));
       }
       return new ScheduleGuard(this);
     }

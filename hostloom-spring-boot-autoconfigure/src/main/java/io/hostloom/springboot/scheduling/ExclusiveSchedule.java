@@ -21,6 +21,14 @@ import java.lang.annotation.Target;
  * the lease, a lease above {@code hostloom.locking.max-lease}) fails start-up with a message naming
  * the method.
  *
+ * <p><b>Leader-only</b>: with {@link #leaderRole()} set, the method runs only on the current leader
+ * of that role (the starter's {@code LeaderElectors}, {@code hostloom.leadership.roles.<role>.*};
+ * needs {@code io.hostloom:hostloom-leadership}): no lock round trip per occurrence, followers
+ * return without running, and the claim's fencing token is the leader's term. A run during which
+ * leadership ends is {@code CLAIM_LOST} (with {@code onLost = CANCEL} the method is interrupted).
+ * {@code lease}, {@code minimumHold}, {@code autoExtend} and {@code maxHold} do not apply to it; a
+ * role that is not configured fails start-up naming the method.
+ *
  * <p>The method must return {@code void} (a skipped run has no value).
  */
 @Target(ElementType.METHOD)
@@ -58,4 +66,10 @@ public @interface ExclusiveSchedule {
 
   /** What a lost claim does to the running method. */
   OnLost onLost() default OnLost.OBSERVE;
+
+  /**
+   * Run only on the current leader of this role instead of claiming a lock per occurrence; default
+   * empty: a lock claim per occurrence.
+   */
+  String leaderRole() default "";
 }

@@ -5,6 +5,7 @@ import io.hostloom.locking.time.LockClock;
 import io.hostloom.scheduling.ScheduleGuard;
 import io.hostloom.scheduling.ScheduleListener;
 import io.hostloom.springboot.HostloomAutoConfiguration;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -17,7 +18,8 @@ import org.springframework.core.env.Environment;
  * Guards {@link ExclusiveSchedule} methods (when {@code hostloom-scheduling} is on the class path
  * and {@code hostloom.scheduling.enabled} is not false) and offers the {@link
  * ExclusiveScheduleRegistry} for {@link ExclusiveTaskScheduler}. A {@link ScheduleListener} bean
- * (unique) receives every run, e.g. {@code new ScheduleMetrics(meterRegistry)}.
+ * (unique) receives every run, e.g. {@code new ScheduleMetrics(meterRegistry)}. A method with
+ * {@code leaderRole} runs on the leader of that role through the starter's {@code LeaderElectors}.
  */
 @AutoConfiguration(after = HostloomAutoConfiguration.class)
 @ConditionalOnClass({ScheduleGuard.class, DistributedLock.class})
@@ -33,8 +35,9 @@ public class ExclusiveScheduleAutoConfiguration {
   static ExclusiveScheduleRegistry hostloomExclusiveScheduleRegistry(
       ObjectProvider<DistributedLock> lock,
       ObjectProvider<LockClock> clock,
-      ObjectProvider<ScheduleListener> listener) {
-    return new ExclusiveScheduleRegistry(lock, clock, listener);
+      ObjectProvider<ScheduleListener> listener,
+      BeanFactory beans) {
+    return new ExclusiveScheduleRegistry(lock, clock, listener, beans);
   }
 
   @Bean

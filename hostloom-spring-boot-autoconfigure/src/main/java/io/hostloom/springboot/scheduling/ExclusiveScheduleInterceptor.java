@@ -1,6 +1,6 @@
 package io.hostloom.springboot.scheduling;
 
-import io.hostloom.scheduling.ScheduleOptions;
+import io.hostloom.springboot.scheduling.ExclusiveScheduleResolver.Resolved;
 import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,7 +13,7 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 final class ExclusiveScheduleInterceptor implements MethodInterceptor {
   private final ExclusiveScheduleResolver resolver;
   private final ExclusiveScheduleRegistry registry;
-  private final Map<Method, ScheduleOptions> options = new ConcurrentHashMap<>();
+  private final Map<Method, Resolved> options = new ConcurrentHashMap<>();
 
   ExclusiveScheduleInterceptor(
       ExclusiveScheduleResolver resolver, ExclusiveScheduleRegistry registry) {
@@ -21,13 +21,20 @@ final class ExclusiveScheduleInterceptor implements MethodInterceptor {
     this.registry = registry;
   }
 
-  /** Resolves (and so validates) the annotation of {@code method}, once. */
-  ScheduleOptions optionsOf(Method method) {
+  /**
+   * Resolves (and so validates) the annotation of {@code method}, once; a leader role is checked by
+   * the registry once every bean exists.
+   */
+  Resolved optionsOf(Method method) {
     return options.computeIfAbsent(
         method,
-        m ->
-            resolver.resolve(
-                m, AnnotatedElementUtils.findMergedAnnotation(m, ExclusiveSchedule.class)));
+        m -> {
+          Resolved r =
+              resolver.resolve(
+                  m, AnnotatedElementUtils.findMergedAnnotation(m, ExclusiveSchedule.class));
+          registry.expect(r);
+          return r;
+        });
   }
 
   @Override

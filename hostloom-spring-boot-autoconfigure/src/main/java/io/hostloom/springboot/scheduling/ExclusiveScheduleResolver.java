@@ -31,11 +31,14 @@ final class ExclusiveScheduleResolver {
     return defaults.isEnabled();
   }
 
+  /** An annotation's options and its leader role (empty: a lock claim per occurrence). */
+  record Resolved(String where, ScheduleOptions options, String leaderRole) {}
+
   /**
    * @throws IllegalStateException naming the method when the annotation is misconfigured
    */
-  ScheduleOptions resolve(Method method, ExclusiveSchedule a) {
-    String where = method.getDeclaringClass().getName() + "." + method.getName();
+  Resolved resolve(Method method, ExclusiveSchedule a) {
+    String where = where(method);
     try {
       if (method.getReturnType() != void.class) {
         throw new IllegalArgumentException("the method must return void");
@@ -60,11 +63,19 @@ final class ExclusiveScheduleResolver {
       if (!problems.isEmpty()) {
         throw new IllegalArgumentException(String.join("; ", problems));
       }
-      return options;
+      return new Resolved(where, options, resolve(a.leaderRole()));
     } catch (RuntimeException e) {
-      throw new IllegalStateException(
-          "@ExclusiveSchedule on " + where + " is misconfigured: " + e.getMessage(), e);
+      throw misconfigured(where, e.getMessage(), e);
     }
+  }
+
+  static String where(Method method) {
+    return method.getDeclaringClass().getName() + "." + method.getName();
+  }
+
+  static IllegalStateException misconfigured(String where, String problem, Throwable cause) {
+    return new IllegalStateException(
+        "@ExclusiveSchedule on " + where + " is misconfigured: " + problem, cause);
   }
 
   private LockingOptions lockingOptions() {

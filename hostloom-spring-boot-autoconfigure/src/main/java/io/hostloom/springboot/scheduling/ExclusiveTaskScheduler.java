@@ -64,8 +64,8 @@ public final class ExclusiveTaskScheduler implements TaskScheduler {
     if (annotations != null && task instanceof ScheduledMethodRunnable m) {
       Method method = m.getMethod();
       if (AnnotatedElementUtils.hasAnnotation(method, ExclusiveSchedule.class)) {
-        ScheduleOptions options = annotations.optionsOf(method);
-        return () -> registry.run(options, ScheduledJob.of(task));
+        ExclusiveScheduleResolver.Resolved resolved = annotations.optionsOf(method);
+        return () -> registry.run(resolved, ScheduledJob.of(task));
       }
     }
     return task;
