@@ -59,7 +59,7 @@ public interface LeaderElection {
       return Optional.empty();
     } catch (ExecutionException | CompletionException e) {
       throw new IllegalStateException(
-          "leader election for role '" + role() + "' is stopped", e.getCause());
+          "leader elector for role '" + role() + "' is stopped", e.getCause());
     } finally {
       f.cancel(false); // a no-op once complete; otherwise drops the waiter
     }

@@ -178,8 +178,9 @@ public final class HostloomSettings {
       throw HostloomConfigurationException.of(problems);
     }
     // a store may name WOPI locks its own way (Azure: the .NET WopiHost blob name)
+    // (also with a LockBackend bean of the application's own: hostloom.store still says where)
     String wopiKeyPrefix =
-        storeInUse
+        store.isPresent()
             ? store.get().wopiKeyPrefix(binder, p.getWopi().getKeyPrefix())
             : p.getWopi().getKeyPrefix();
     return new HostloomSettings(store, options, comparer, wopiKeyPrefix, p);

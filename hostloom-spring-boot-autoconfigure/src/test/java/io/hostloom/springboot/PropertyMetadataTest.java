@@ -16,6 +16,7 @@ import io.hostloom.springboot.store.redis.RedisStoreProperties;
 import io.hostloom.wopi.WopiLockProvider;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -163,6 +164,10 @@ class PropertyMetadataTest {
     STARTER_DEFAULTS.put(
         "hostloom.scheduling.enabled",
         new Object[] {true, (Supplier<Object>) SCHEDULING::isEnabled});
+    // as ScheduleOptions: no minimum hold unless the schedule asks for one
+    STARTER_DEFAULTS.put(
+        "hostloom.scheduling.default-minimum-hold",
+        new Object[] {Duration.ZERO, (Supplier<Object>) SCHEDULING::getDefaultMinimumHold});
   }
 
   private static void put(String name, Object constant, Supplier<Object> value) {

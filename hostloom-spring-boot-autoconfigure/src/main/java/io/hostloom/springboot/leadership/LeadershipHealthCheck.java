@@ -35,7 +35,16 @@ public final class LeadershipHealthCheck {
   }
 
   public Result check() {
-    LeadershipDescription d = election.describe();
+    try {
+      return judge(election.describe());
+    } catch (RuntimeException e) {
+      return new Result(
+          State.DOWN,
+          Map.of("role", election.role(), "status", "check failed", "error", e.toString()));
+    }
+  }
+
+  private static Result judge(LeadershipDescription d) {
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("role", d.role());
     State state;

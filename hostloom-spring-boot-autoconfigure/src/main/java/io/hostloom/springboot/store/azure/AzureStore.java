@@ -31,17 +31,12 @@ public final class AzureStore implements HostloomStore {
    */
   @Override
   public String wopiKeyPrefix(Binder binder, String configured) {
-    return binder.bind("hostloom.azure.dotnet-wopi-layout", Boolean.class).orElse(true)
-        ? ""
-        : configured;
+    return properties(binder).isDotnetWopiLayout() ? "" : configured;
   }
 
   @Override
   public void validate(Binder binder, Context context, List<String> problems) {
-    AzureStoreProperties a =
-        binder
-            .bind("hostloom.azure", AzureStoreProperties.class)
-            .orElseGet(AzureStoreProperties::new);
+    AzureStoreProperties a = properties(binder);
     boolean cs = a.getConnectionString() != null && !a.getConnectionString().isBlank();
     boolean uri = a.getServiceUri() != null;
     if (!cs && !uri) {
@@ -81,5 +76,11 @@ public final class AzureStore implements HostloomStore {
               + " expired) but was "
               + a.getUnleasedClaimGrace());
     }
+  }
+
+  private static AzureStoreProperties properties(Binder binder) {
+    return binder
+        .bind("hostloom.azure", AzureStoreProperties.class)
+        .orElseGet(AzureStoreProperties::new);
   }
 }

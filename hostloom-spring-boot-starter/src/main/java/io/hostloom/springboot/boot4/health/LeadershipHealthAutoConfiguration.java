@@ -22,7 +22,7 @@ import org.springframework.context.annotation.Bean;
  * management.health.leadership.enabled=false}.
  */
 @AutoConfiguration(after = HostloomLeadershipAutoConfiguration.class)
-@ConditionalOnClass({HealthIndicator.class, LeaderElectors.class})
+@ConditionalOnClass(value = HealthIndicator.class, name = "io.hostloom.leadership.LeaderElector")
 @ConditionalOnBean(LeaderElectors.class)
 @ConditionalOnEnabledHealthIndicator("leadership")
 public class LeadershipHealthAutoConfiguration {
