@@ -17,11 +17,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 /**
- * One real Azurite blob service per test JVM, started from the npm package pinned in this module
- * ({@code package.json}, {@code azurite 3.35.0}) on a free loopback port, stopped when the JVM
- * exits. A missing install fails the test with the command that installs it; it is never skipped.
+ * A real Azurite blob service, in memory, started from the npm package pinned in this module
+ * ({@code package.json}, {@code azurite 3.35.0}) on a free loopback port: one {@linkplain #shared()
+ * shared} per test JVM, stopped when the JVM exits, or one {@linkplain #startNew() owned} by a test
+ * that stops and starts it again on the same port. A missing install fails the test with the
+ * command that installs it; it is never skipped.
  *
  * <p>The executable is {@code node_modules/.bin/azurite-blob} under the module directory (the
  * tests' working directory), or the path in the system property {@value #EXECUTABLE_PROPERTY}.
@@ -44,37 +47,69 @@ public final class Azurite {
 
   private static Azurite shared;
 
-  private final Process process;
+  private final Path executable;
   private final int port;
   private final Path log;
+  private final boolean owned;
+  private Process process;
 
-  private Azurite(Process process, int port, Path log) {
-    this.process = process;
+  private Azurite(Path executable, int port, boolean owned) {
+    this.executable = executable;
     this.port = port;
-    this.log = log;
+    this.log = Path.of("target", "azurite", "azurite-" + port + ".log");
+    this.owned = owned;
   }
 
   /** The shared server, started on first use. */
   public static synchronized Azurite shared() {
     if (shared == null) {
-      shared = start();
+      shared = startShared();
       Azurite s = shared;
       Runtime.getRuntime().addShutdownHook(new Thread(s::stop, "azurite-stop"));
     }
     return shared;
   }
 
-  private static Azurite start() {
+  /**
+   * A server of the caller's own on a free port, which it may {@link #kill}, {@link #stop} and
+   * {@link #start} again on that port, and closes with {@link #close}. In memory, like the shared
+   * one: a restart loses every container and blob (on disk, Azurite saves its metadata every 5 s,
+   * so a SIGKILL would roll blobs back instead, which no real storage account does).
+   */
+  static Azurite startNew() {
+    Azurite a = new Azurite(executable(), freePort(), true);
+    a.start();
+    return a;
+  }
+
+  private static Azurite startShared() {
+    Azurite a = new Azurite(executable(), freePort(), false);
+    a.launch();
+    return a;
+  }
+
+  private static Path executable() {
     Path executable =
         Path.of(System.getProperty(EXECUTABLE_PROPERTY, "node_modules/.bin/azurite-blob"));
     if (!Files.isExecutable(executable)) {
       throw new IllegalStateException(
           INSTALL_HINT + " (looked for " + executable.toAbsolutePath() + ")");
     }
-    int port = freePort();
+    return executable;
+  }
+
+  /** Starts an owned server again on its port, empty; returns once it listens. */
+  synchronized void start() {
+    requireOwned();
+    if (process != null && process.isAlive()) {
+      throw new IllegalStateException("Azurite on port " + port + " is running");
+    }
+    launch();
+  }
+
+  private void launch() {
     try {
-      Path dir = Files.createDirectories(Path.of("target", "azurite"));
-      Path log = dir.resolve("azurite-" + port + ".log");
+      Path dir = Files.createDirectories(log.getParent());
       Process p =
           new ProcessBuilder(
                   List.of(
@@ -89,25 +124,24 @@ public final class Azurite {
                       "--silent"))
               .directory(dir.toFile()) // anything Azurite writes stays under target/
               .redirectErrorStream(true)
-              .redirectOutput(log.toFile())
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
               .start();
-      Azurite a = new Azurite(p, port, log);
-      a.awaitListening();
-      return a;
+      process = p;
+      awaitListening(p);
     } catch (IOException e) {
       throw new IllegalStateException(
           INSTALL_HINT + " (starting " + executable + " failed: " + e.getMessage() + ")", e);
     }
   }
 
-  private void awaitListening() {
+  private void awaitListening(Process starting) {
     TestTiming.await(
         "Azurite listens on 127.0.0.1:" + port,
         () -> {
-          if (!process.isAlive()) {
+          if (!starting.isAlive()) {
             throw new IllegalStateException(
                 "Azurite exited with "
-                    + process.exitValue()
+                    + starting.exitValue()
                     + ": "
                     + logTail()
                     + "; "
@@ -132,8 +166,47 @@ public final class Azurite {
     }
   }
 
-  void stop() {
-    process.destroy();
+  /** SIGTERM; returns once the process has exited. */
+  synchronized void stop() {
+    end(false);
+  }
+
+  /** SIGKILL of an owned server; returns once the process has exited. */
+  synchronized void kill() {
+    requireOwned();
+    end(true);
+  }
+
+  private void end(boolean kill) {
+    if (process == null) {
+      return;
+    }
+    if (kill) {
+      process.destroyForcibly();
+    } else {
+      process.destroy();
+    }
+    try {
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while stopping Azurite on port " + port, e);
+    }
+  }
+
+  /** Stops an owned server for good; the shared one stays up until the JVM exits. */
+  synchronized void close() {
+    if (owned) {
+      end(false);
+    }
+  }
+
+  void requireOwned() {
+    if (!owned) {
+      throw new IllegalStateException("the shared Azurite is not stopped or started by a test");
+    }
   }
 
   int port() {

@@ -3,13 +3,16 @@ package io.hostloom.reliability;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
-/** Leader election across JVMs against the real server ({@link LeadershipScenarios}). */
+/**
+ * Leader election across JVMs against the real server ({@link LeadershipScenarios}), on an Azurite
+ * of its own so that the outage phase can crash and restart it.
+ */
 class AzureLeadershipTest extends LeadershipScenarios {
-  private static AzureTarget server;
+  private static RestartableAzureTarget server;
 
   @BeforeAll
   static void startServer() {
-    server = new AzureTarget();
+    server = new RestartableAzureTarget();
   }
 
   @AfterAll

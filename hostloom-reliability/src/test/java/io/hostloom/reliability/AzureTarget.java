@@ -7,13 +7,22 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 
 /**
- * Azurite (the Azure Storage emulator, from the Azure module's test fixture; shared by the test
- * JVM) with a container of its own. Not restartable here: Azurite runs in memory, and the issue's
- * outage scenario is about Redis and PostgreSQL.
+ * Azurite (the Azure Storage emulator, from the Azure module's test fixture; by default the one
+ * shared by the test JVM) with a container of its own. {@link RestartableAzureTarget} owns its
+ * server instead.
  */
-final class AzureTarget implements BackendTarget {
-  private final AzuriteTestServer azurite = AzuriteTestServer.shared();
-  private final BlobContainerClient container = azurite.newContainer("reliability");
+class AzureTarget implements BackendTarget {
+  final AzuriteTestServer azurite;
+  private final BlobContainerClient container;
+
+  AzureTarget() {
+    this(AzuriteTestServer.shared());
+  }
+
+  AzureTarget(AzuriteTestServer azurite) {
+    this.azurite = azurite;
+    this.container = azurite.newContainer("reliability");
+  }
 
   @Override
   public String name() {
