@@ -34,7 +34,7 @@ class RedisJobApplicationTest {
     TestTiming.await("the first report", () -> job.runs() > 0, Duration.ofSeconds(10));
     assertThat(job.lastToken()).isPositive();
 
-    try (LockHandle other = lock.acquire(ReportJob.KEY)) {
+    try (LockHandle other = lock.acquire(ReportJob.SCHEDULE.lockKey())) {
       int runsBefore = job.runs();
       int skipsBefore = job.skips();
       TestTiming.await("a skipped round", () -> job.skips() > skipsBefore, Duration.ofSeconds(10));
