@@ -7,8 +7,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Drives guarded schedules by triggers (fixed rate, fixed delay, cron) for code without Spring.
@@ -39,7 +37,7 @@ public final class ExclusiveScheduler {
 
   /** Waits and runs on {@code executor}, due times on the system wall clock. */
   public static ExclusiveScheduler on(ScheduledExecutorService executor) {
-    return new ExclusiveScheduler(new ExecutorClock(executor), executor);
+    return new ExclusiveScheduler(LockClock.system(executor), executor);
   }
 
   /**
@@ -167,31 +165,6 @@ public final class ExclusiveScheduler {
     @Override
     public synchronized boolean isCancelled() {
       return cancelled;
-    }
-  }
-
-  /** A {@link LockClock} whose timers are a {@link ScheduledExecutorService}'s. */
-  private static final class ExecutorClock implements LockClock {
-    private final ScheduledExecutorService executor;
-
-    ExecutorClock(ScheduledExecutorService executor) {
-      this.executor = Objects.requireNonNull(executor, "executor");
-    }
-
-    @Override
-    public long nanoTime() {
-      return System.nanoTime();
-    }
-
-    @Override
-    public Instant instant() {
-      return Instant.now();
-    }
-
-    @Override
-    public Timer schedule(Duration delay, Runnable task) {
-      ScheduledFuture<?> f = executor.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
-      return () -> f.cancel(false);
     }
   }
 }

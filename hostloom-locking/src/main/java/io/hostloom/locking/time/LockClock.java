@@ -2,6 +2,7 @@ package io.hostloom.locking.time;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * The kernel's only source of time: a monotonic ticker for every deadline, a wall clock for
@@ -37,5 +38,13 @@ public interface LockClock {
   /** The system clock with one shared daemon timer thread. */
   static LockClock system() {
     return SystemLockClock.INSTANCE;
+  }
+
+  /**
+   * The system clock with {@code timers} running the scheduled tasks (the caller owns and shuts
+   * down the executor).
+   */
+  static LockClock system(ScheduledExecutorService timers) {
+    return new SystemLockClock(timers);
   }
 }

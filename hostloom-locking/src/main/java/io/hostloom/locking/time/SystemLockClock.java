@@ -2,18 +2,27 @@ package io.hostloom.locking.time;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
-/** {@link LockClock#system()}: {@code System.nanoTime()} and one daemon timer thread. */
+/**
+ * {@link LockClock#system()}: {@code System.nanoTime()} and one daemon timer thread; {@link
+ * LockClock#system(ScheduledExecutorService)}: the same time with a caller's executor as timers.
+ */
 final class SystemLockClock implements LockClock {
-  static final SystemLockClock INSTANCE = new SystemLockClock();
+  static final SystemLockClock INSTANCE = new SystemLockClock(daemonTimer());
 
-  private final ScheduledThreadPoolExecutor timer;
+  private final ScheduledExecutorService timer;
 
-  private SystemLockClock() {
-    timer =
+  SystemLockClock(ScheduledExecutorService timer) {
+    this.timer = Objects.requireNonNull(timer, "timer");
+  }
+
+  private static ScheduledThreadPoolExecutor daemonTimer() {
+    ScheduledThreadPoolExecutor timer =
         new ScheduledThreadPoolExecutor(
             1,
             r -> {
@@ -23,6 +32,7 @@ final class SystemLockClock implements LockClock {
             });
     // cancelled lease timers are the common case; don't let them pile up in the queue
     timer.setRemoveOnCancelPolicy(true);
+    return timer;
   }
 
   @Override
