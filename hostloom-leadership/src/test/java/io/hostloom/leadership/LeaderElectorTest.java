@@ -7,7 +7,7 @@ import io.hostloom.leadership.ElectionFixture.Instance;
 import io.hostloom.locking.LockFailureKind;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.spi.LeaseRecord;
-import io.hostloom.testkit.CountingLockBackend.Operation;
+import io.hostloom.locking.testing.CountingLockBackend.Operation;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

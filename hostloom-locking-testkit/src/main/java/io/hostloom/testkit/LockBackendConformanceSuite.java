@@ -9,6 +9,7 @@ import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReplaceOutcome;
+import io.hostloom.locking.testing.ManualLockClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.hostloom.testkit;
 
+import io.hostloom.locking.testing.ManualLockClock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;

@@ -2,6 +2,8 @@ package io.hostloom.testkit;
 
 import io.hostloom.locking.memory.InMemoryLockBackend;
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.testing.CountingLockBackend;
+import io.hostloom.locking.testing.ManualLockClock;
 import java.time.Duration;
 
 /**

@@ -2,6 +2,7 @@ package io.hostloom.testkit;
 
 import io.hostloom.locking.memory.InMemoryLockBackend;
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.testing.CountingLockBackend;
 
 /**
  * The backend conformance suite with all its defaults, over {@link InMemoryLockBackend} on the

@@ -9,6 +9,8 @@ import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReplaceOutcome;
+import io.hostloom.locking.testing.ForwardingLockBackend;
+import io.hostloom.locking.testing.ManualLockClock;
 import java.time.Duration;
 import java.util.Set;
 import java.util.TreeSet;

@@ -6,6 +6,7 @@ import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReplaceOutcome;
+import io.hostloom.locking.testing.ManualLockClock;
 import java.time.Duration;
 import java.util.Optional;
 import org.jetbrains.lincheck.datastructures.IntGen;

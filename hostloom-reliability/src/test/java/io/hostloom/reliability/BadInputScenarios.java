@@ -11,7 +11,7 @@ import io.hostloom.locking.LockOptions;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
-import io.hostloom.testkit.CountingLockBackend;
+import io.hostloom.locking.testing.CountingLockBackend;
 import io.hostloom.wopi.WopiLockProvider;
 import io.hostloom.wopi.WopiLockResult;
 import java.time.Duration;

@@ -187,6 +187,6 @@ class ExclusiveSchedulerTest {
 
   /** The fixture clock's start. */
   private static final class ManualClockEpoch {
-    static final Instant T0 = io.hostloom.testkit.ManualLockClock.DEFAULT_EPOCH;
+    static final Instant T0 = io.hostloom.locking.testing.ManualLockClock.DEFAULT_EPOCH;
   }
 }

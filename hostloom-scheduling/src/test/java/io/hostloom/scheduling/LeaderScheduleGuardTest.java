@@ -7,7 +7,7 @@ import io.hostloom.leadership.Leadership;
 import io.hostloom.leadership.testing.ScriptedLeaderElection;
 import io.hostloom.locking.LossReason;
 import io.hostloom.locking.OnLost;
-import io.hostloom.testkit.CountingLockBackend.Operation;
+import io.hostloom.locking.testing.CountingLockBackend.Operation;
 import io.hostloom.testkit.TestTiming;
 import java.time.Duration;
 import java.time.Instant;

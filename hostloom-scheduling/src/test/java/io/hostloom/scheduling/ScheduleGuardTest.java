@@ -10,7 +10,7 @@ import io.hostloom.locking.LockProviderUnavailableException;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.OnLost;
 import io.hostloom.locking.memory.InMemoryLockBackend;
-import io.hostloom.testkit.CountingLockBackend.Operation;
+import io.hostloom.locking.testing.CountingLockBackend.Operation;
 import io.hostloom.testkit.TestTiming;
 import java.io.IOException;
 import java.time.Duration;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hostloom.locking.LockFailureKind;
 import io.hostloom.locking.memory.InMemoryLockBackend;
-import io.hostloom.testkit.CountingLockBackend.Operation;
-import io.hostloom.testkit.FaultInjectingLockBackend;
+import io.hostloom.locking.testing.CountingLockBackend.Operation;
+import io.hostloom.locking.testing.FaultInjectingLockBackend;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hostloom.locking.memory.InMemoryLockBackend;
 import io.hostloom.locking.spi.LockBackend;
-import io.hostloom.testkit.CountingLockBackend;
-import io.hostloom.testkit.CountingLockBackend.Operation;
+import io.hostloom.locking.testing.CountingLockBackend;
+import io.hostloom.locking.testing.CountingLockBackend.Operation;
 import io.hostloom.wopihost.security.AccessTokens;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -2,8 +2,8 @@ package io.hostloom.wopihost;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hostloom.locking.testing.ManualLockClock;
 import io.hostloom.locking.time.LockClock;
-import io.hostloom.testkit.ManualLockClock;
 import io.hostloom.wopihost.WopiHttp.Reply;
 import io.hostloom.wopihost.security.AccessTokens;
 import java.io.IOException;

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.testing.CountingLockBackend;
+import io.hostloom.locking.testing.CountingLockBackend.Operation;
 import io.hostloom.locking.time.LockClock;
-import io.hostloom.testkit.CountingLockBackend;
-import io.hostloom.testkit.CountingLockBackend.Operation;
 import io.hostloom.testkit.TestTiming;
 import io.hostloom.wopi.WopiLockComparer;
 import io.hostloom.wopi.WopiLockIds;

@@ -2,8 +2,8 @@ package io.hostloom.testkit.wopi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hostloom.locking.testing.ManualLockClock;
 import io.hostloom.locking.time.LockClock;
-import io.hostloom.testkit.ManualLockClock;
 import io.hostloom.wopi.WopiLockComparer;
 import io.hostloom.wopi.WopiLockInfo;
 import io.hostloom.wopi.WopiLockProtocol;

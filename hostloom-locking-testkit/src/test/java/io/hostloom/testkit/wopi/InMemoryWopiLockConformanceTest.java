@@ -2,7 +2,7 @@ package io.hostloom.testkit.wopi;
 
 import io.hostloom.locking.memory.InMemoryLockBackend;
 import io.hostloom.locking.spi.LockBackend;
-import io.hostloom.testkit.ManualLockClock;
+import io.hostloom.locking.testing.ManualLockClock;
 
 /** The WOPI conformance suite over the in-memory backend on a manual clock. */
 class InMemoryWopiLockConformanceTest extends WopiLockManualClockConformanceSuite {

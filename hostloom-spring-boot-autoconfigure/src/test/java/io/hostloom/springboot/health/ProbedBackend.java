@@ -3,7 +3,7 @@ package io.hostloom.springboot.health;
 import io.hostloom.locking.memory.InMemoryLockBackend;
 import io.hostloom.locking.spi.BackendHealth;
 import io.hostloom.locking.spi.BackendHealthProbe;
-import io.hostloom.testkit.ForwardingLockBackend;
+import io.hostloom.locking.testing.ForwardingLockBackend;
 import java.util.concurrent.CompletableFuture;
 
 /** An in-memory store with a health probe whose answer the test sets (shared by both starters). */

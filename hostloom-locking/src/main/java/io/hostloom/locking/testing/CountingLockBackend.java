@@ -1,4 +1,4 @@
-package io.hostloom.testkit;
+package io.hostloom.locking.testing;
 
 import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.ExtendOutcome;

@@ -1,8 +1,9 @@
-package io.hostloom.locking;
+package io.hostloom.testkit.kernel;
 
+import io.hostloom.locking.DistributedLock;
+import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.time.LockClock;
-import io.hostloom.testkit.kernel.KernelConformanceSuite;
 
 /** The ten kernel scenarios on the in-memory backend, with locks built by plain constructors. */
 class KernelConformanceInMemoryTest extends KernelConformanceSuite {

@@ -4,8 +4,8 @@ import static io.hostloom.locking.KernelFixture.lease;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.hostloom.testkit.CountingLockBackend.Operation;
-import io.hostloom.testkit.ManualLockClock;
+import io.hostloom.locking.testing.CountingLockBackend.Operation;
+import io.hostloom.locking.testing.ManualLockClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;

@@ -3,8 +3,8 @@ package io.hostloom.locking;
 import static io.hostloom.locking.KernelFixture.opts;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hostloom.testkit.CountingLockBackend.Operation;
-import io.hostloom.testkit.ManualLockClock;
+import io.hostloom.locking.testing.CountingLockBackend.Operation;
+import io.hostloom.locking.testing.ManualLockClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;

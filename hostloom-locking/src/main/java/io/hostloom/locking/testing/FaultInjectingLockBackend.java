@@ -1,4 +1,4 @@
-package io.hostloom.testkit;
+package io.hostloom.locking.testing;
 
 import io.hostloom.locking.LockFailureKind;
 import io.hostloom.locking.spi.AcquireOutcome;
@@ -8,7 +8,7 @@ import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.LockBackendException;
 import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReplaceOutcome;
-import io.hostloom.testkit.CountingLockBackend.Operation;
+import io.hostloom.locking.testing.CountingLockBackend.Operation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;

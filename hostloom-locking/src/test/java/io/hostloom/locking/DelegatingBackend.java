@@ -1,7 +1,7 @@
 package io.hostloom.locking;
 
 import io.hostloom.locking.spi.LockBackend;
-import io.hostloom.testkit.ForwardingLockBackend;
+import io.hostloom.locking.testing.ForwardingLockBackend;
 
 /** The testkit's forwarding backend, with the name the kernel tests use for their delegate. */
 class DelegatingBackend extends ForwardingLockBackend {

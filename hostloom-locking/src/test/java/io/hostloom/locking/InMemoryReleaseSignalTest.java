@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hostloom.locking.memory.InMemoryLockBackend;
-import io.hostloom.testkit.ManualLockClock;
+import io.hostloom.locking.testing.ManualLockClock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;

@@ -2,8 +2,8 @@ package io.hostloom.locking;
 
 import io.hostloom.locking.memory.InMemoryLockBackend;
 import io.hostloom.locking.spi.LockBackend;
-import io.hostloom.testkit.FaultInjectingLockBackend;
-import io.hostloom.testkit.ManualLockClock;
+import io.hostloom.locking.testing.FaultInjectingLockBackend;
+import io.hostloom.locking.testing.ManualLockClock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;

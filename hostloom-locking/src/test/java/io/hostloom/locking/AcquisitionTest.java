@@ -11,8 +11,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.LockBackendException;
+import io.hostloom.locking.testing.CountingLockBackend.Operation;
 import io.hostloom.locking.time.LockClock;
-import io.hostloom.testkit.CountingLockBackend.Operation;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -321,10 +321,11 @@ class AcquisitionTest {
 
   /** Advances the clock by {@code latency} inside each acquire, after applying it. */
   static final class SlowBackend extends DelegatingBackend {
-    private final io.hostloom.testkit.ManualLockClock clock;
+    private final io.hostloom.locking.testing.ManualLockClock clock;
     private final Duration latency;
 
-    SlowBackend(LockBackend inner, io.hostloom.testkit.ManualLockClock clock, Duration latency) {
+    SlowBackend(
+        LockBackend inner, io.hostloom.locking.testing.ManualLockClock clock, Duration latency) {
       super(inner);
       this.clock = clock;
       this.latency = latency;
