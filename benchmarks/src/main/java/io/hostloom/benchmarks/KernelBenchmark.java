@@ -1,6 +1,5 @@
 package io.hostloom.benchmarks;
 
-import io.hostloom.locking.ComposedLock;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockOptions;
@@ -35,8 +34,8 @@ public class KernelBenchmark {
   private static final Duration LEASE = LockingOptions.DEFAULT_LEASE;
 
   private InMemoryLockBackend backend;
-  private ComposedLock lock;
-  private ComposedLock noWakeLock;
+  private DistributedLock lock;
+  private DistributedLock noWakeLock;
 
   @Setup(Level.Trial)
   public void setUp() {

@@ -1,10 +1,10 @@
 package io.hostloom.leadership;
 
-import io.hostloom.locking.ComposedLock;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockOptions;
 import io.hostloom.locking.LockingOptions;
+import io.hostloom.locking.LockingProbe;
 import io.hostloom.locking.LossReason;
 import io.hostloom.locking.time.LockClock;
 import java.time.Duration;
@@ -514,14 +514,16 @@ public final class LeaderElector implements LeaderElection, AutoCloseable {
     }
 
     /**
-     * @throws IllegalArgumentException when the lock is a {@link ComposedLock} whose {@code
-     *     maxLease} is shorter than the lease (the lock would cap every grant and renewal, so the
-     *     renew cadence would no longer fit the lease actually granted)
+     * @throws IllegalArgumentException when the lock is one of the kernel's ({@link
+     *     LockingProbe#options}) and its {@code maxLease} is shorter than the lease (the lock would
+     *     cap every grant and renewal, so the renew cadence would no longer fit the lease actually
+     *     granted)
      */
     public LeaderElector build() {
-      if (lock instanceof ComposedLock c
-          && c.options().enabled()
-          && options.lease().compareTo(c.options().maxLease()) > 0) {
+      LockingOptions lockOptions = LockingProbe.options(lock).orElse(null);
+      if (lockOptions != null
+          && lockOptions.enabled()
+          && options.lease().compareTo(lockOptions.maxLease()) > 0) {
         throw new IllegalArgumentException(
             LeadershipOptions.PREFIX
                 + LeadershipOptions.KEY_LEASE
@@ -532,7 +534,7 @@ public final class LeaderElector implements LeaderElection, AutoCloseable {
                 + "' must be at most the lock's "
                 + LockingOptions.KEY_MAX_LEASE
                 + " ("
-                + c.options().maxLease()
+                + lockOptions.maxLease()
                 + ")");
       }
       return new LeaderElector(this);

@@ -1,6 +1,6 @@
 package io.hostloom.leadership;
 
-import io.hostloom.locking.ComposedLock;
+import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.memory.InMemoryLockBackend;
 import io.hostloom.locking.spi.LeaseRecord;
@@ -31,7 +31,7 @@ final class ElectionFixture implements AutoCloseable {
   /** One instance: its backend wrapper, lock, elector, what its listener saw and its logger. */
   record Instance(
       FaultInjectingLockBackend backend,
-      ComposedLock lock,
+      DistributedLock lock,
       LeaderElector elector,
       List<LeadershipChange> changes,
       List<RenewalOutcome> renewals,
@@ -50,7 +50,7 @@ final class ElectionFixture implements AutoCloseable {
       LeadershipOptions options,
       UnaryOperator<LeaderElector.Builder> customize) {
     FaultInjectingLockBackend own = new FaultInjectingLockBackend(shared);
-    ComposedLock lock = ComposedLock.builder(lockOptions, own).clock(clock).build();
+    DistributedLock lock = DistributedLock.builder(lockOptions, own).clock(clock).build();
     RecordingLogger log = new RecordingLogger();
     List<LeadershipChange> changes = new CopyOnWriteArrayList<>();
     List<RenewalOutcome> renewals = new CopyOnWriteArrayList<>();

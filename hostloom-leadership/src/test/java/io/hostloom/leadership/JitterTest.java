@@ -2,7 +2,7 @@ package io.hostloom.leadership;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hostloom.locking.ComposedLock;
+import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockOptions;
 import io.hostloom.locking.LockingOptions;
@@ -34,8 +34,9 @@ class JitterTest {
           }
         };
     LockingOptions lockOptions = LockingOptions.of("app");
-    try (ComposedLock holderLock = ComposedLock.builder(lockOptions, memory).clock(clock).build();
-        ComposedLock lock = ComposedLock.builder(lockOptions, timed).clock(clock).build();
+    try (DistributedLock holderLock =
+            DistributedLock.builder(lockOptions, memory).clock(clock).build();
+        DistributedLock lock = DistributedLock.builder(lockOptions, timed).clock(clock).build();
         LockHandle held =
             holderLock.acquire(
                 "leader:r", LockOptions.builder().lease(Duration.ofMinutes(5)).build());
@@ -62,8 +63,9 @@ class JitterTest {
     ManualLockClock clock = new ManualLockClock();
     InMemoryLockBackend memory = new InMemoryLockBackend(clock);
     LockingOptions lockOptions = LockingOptions.of("app");
-    try (ComposedLock holderLock = ComposedLock.builder(lockOptions, memory).clock(clock).build();
-        ComposedLock lock = ComposedLock.builder(lockOptions, memory).clock(clock).build();
+    try (DistributedLock holderLock =
+            DistributedLock.builder(lockOptions, memory).clock(clock).build();
+        DistributedLock lock = DistributedLock.builder(lockOptions, memory).clock(clock).build();
         LockHandle held = holderLock.acquire("leader:r");
         LeaderElector follower =
             LeaderElector.builder(lock, "r").clock(clock).jitterSource(() -> 7.0).build()) {

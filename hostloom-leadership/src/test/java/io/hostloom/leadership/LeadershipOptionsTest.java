@@ -3,7 +3,7 @@ package io.hostloom.leadership;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.hostloom.locking.ComposedLock;
+import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.memory.InMemoryLockBackend;
 import java.time.Duration;
@@ -52,8 +52,8 @@ class LeadershipOptionsTest {
 
   @Test
   void aLeaseLongerThanTheLocksMaxLeaseIsRefusedNamingBothKeys() {
-    try (ComposedLock lock =
-        ComposedLock.builder(
+    try (DistributedLock lock =
+        DistributedLock.builder(
                 LockingOptions.builder()
                     .namespace("app")
                     .defaultLease(Duration.ofSeconds(5))

@@ -6,7 +6,6 @@ import io.hostloom.locking.spi.LockBackendException;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.time.LockClock;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -33,39 +32,30 @@ import java.util.concurrent.ExecutionException;
  * advances the index), so no extra attempt is sent behind it and the timeline is never longer than
  * polling. {@link #attempts} counts every attempt sent.
  */
-final class Acquisition implements Runnable {
-  /** Value: the handle; not acquired: {@link LockNotAcquiredException}. */
-  static final int ACQUIRE = 0;
+// Implements Runnable as the retry step's timer task, so a step does not allocate a lambda.
+final class Acquisition<R> implements Runnable {
+  /** What {@link #onReply} decided to send now. */
+  enum Next {
+    /** Nothing (finished, or a step runs). */
+    NONE,
+    /** The next scheduled attempt (an immediate retry). */
+    SCHEDULED,
+    /** A woken attempt: the key was released while the attempt was in flight. */
+    WOKEN
+  }
 
-  /** Value: the handle or null. */
-  static final int TRY = 1;
-
-  /** Value: {@code Optional} of the handle. */
-  static final int TRY_ASYNC = 2;
-
-  /** {@link #onReply}: nothing to send now (finished, or a step runs). */
-  static final int NEXT_NONE = 0;
-
-  /** {@link #onReply}: send the next scheduled attempt now (an immediate retry). */
-  static final int NEXT_SCHEDULED = 1;
-
-  /**
-   * {@link #onReply}: the key was released while the attempt was in flight: a woken attempt now.
-   */
-  static final int NEXT_WOKEN = 2;
-
-  final ComposedLock lock;
+  private final LockRuntime rt;
+  private final AcquisitionTracker tracker;
+  private final AcquireMode<R> mode;
   final String key;
   final String backendKey;
   final String owner;
   final Duration lease;
   final long leaseNanos;
-  final OnLost onLost;
-  final boolean autoExtend;
-  final long startNanos;
+  private final boolean autoExtend;
+  private final long startNanos;
   private final long maxWaitNanos; // -1: none
   private final LockRetryPolicy retry;
-  private final int mode;
   private final Object context;
 
   // guarded by this
@@ -76,38 +66,40 @@ final class Acquisition implements Runnable {
   private LockClock.Timer delayTimer; // the running step's timer; null: no step runs
   private long stepEndNanos; // when the running step's timer is due
   private LockClock.Timer maxWaitTimer;
-  private CompletableFuture<Object> result;
+  private CompletableFuture<R> result;
   private CompletableFuture<Boolean> signal; // subscription made before the current attempt
   private boolean signalled; // the signal fired while an attempt was in flight: wake at its refusal
   private long plannedDelay = -1; // the delay drawn for the current attempt when subscribing
 
   // the outcome when everything completed inline on the caller's thread (result == null)
-  private Object inlineValue;
+  private R inlineValue;
   private RuntimeException inlineError;
 
   Acquisition(
-      ComposedLock lock,
+      LockRuntime rt,
+      AcquisitionTracker tracker,
+      AcquireMode<R> mode,
       String key,
       String backendKey,
+      String owner,
       LockOptions options,
-      int mode,
       Object parentContext) {
-    this.lock = lock;
+    this.rt = rt;
+    this.tracker = tracker;
+    this.mode = mode;
     this.key = key;
     this.backendKey = backendKey;
-    this.mode = mode;
-    this.owner = lock.newOwner();
-    this.leaseNanos = lock.leaseNanos(options);
-    this.lease = lock.leaseDuration(options, leaseNanos);
+    this.owner = owner;
+    this.leaseNanos = rt.leaseNanos(options);
+    this.lease = rt.leaseDuration(options, leaseNanos);
     Duration mw = options.maxWaitOrNull();
-    this.maxWaitNanos = mw == null ? -1 : ComposedLock.nanos(mw);
+    this.maxWaitNanos = mw == null ? -1 : LockRuntime.nanos(mw);
     LockRetryPolicy r = options.retryOrNull();
-    this.retry = r != null ? r : lock.options.retry();
+    this.retry = r != null ? r : rt.options().retry();
     Boolean ae = options.autoExtendOrNull();
-    this.autoExtend = ae != null ? ae : lock.options.autoExtend();
-    this.onLost = options.onLost();
-    this.startNanos = lock.clock.nanoTime();
-    this.context = lock.listener.acquireStarted(lock.namespace, key, parentContext);
+    this.autoExtend = ae != null ? ae : rt.options().autoExtend();
+    this.startNanos = rt.clock().nanoTime();
+    this.context = rt.events().acquireStarted(key, parentContext);
   }
 
   /** Runs the first attempts on the caller's thread. */
@@ -131,9 +123,9 @@ final class Acquisition implements Runnable {
   }
 
   /** Continues after a reply, with what {@link #onReply} decided. */
-  void proceed(int next) {
-    if (next != NEXT_NONE) {
-      send(next == NEXT_WOKEN, null);
+  void proceed(Next next) {
+    if (next != Next.NONE) {
+      send(next == Next.WOKEN, null);
     }
   }
 
@@ -145,12 +137,12 @@ final class Acquisition implements Runnable {
    */
   private void send(boolean woken, CompletableFuture<Boolean> via) {
     while (true) {
-      long now = lock.clock.nanoTime();
+      long now = rt.clock().nanoTime();
       if (maxWaitNanos > 0 && now - startNanos >= maxWaitNanos) {
         finishNotAcquired(now);
         return;
       }
-      Attempt a = new Attempt(this, now, woken);
+      Attempt a = new Attempt(this, rt, now, woken);
       CompletableFuture<Boolean> endedWait;
       int k;
       long stepLeft;
@@ -179,8 +171,8 @@ final class Acquisition implements Runnable {
       if (endedWait != null) {
         endSignal(endedWait); // replaced by the subscription for this attempt
       }
-      if (lock.releaseSignal != null) {
-        subscribe(lock.releaseSignal, woken, k, stepLeft, now);
+      if (rt.releaseSignal() != null) {
+        subscribe(rt.releaseSignal(), woken, k, stepLeft, now);
       }
       CompletableFuture<AcquireOutcome> f = a.send();
       if (f.isDone()) {
@@ -191,11 +183,11 @@ final class Acquisition implements Runnable {
         } catch (CompletionException | CancellationException e) {
           error = e;
         }
-        int next = onReply(a, o, error);
-        if (next == NEXT_NONE) {
+        Next next = onReply(a, o, error);
+        if (next == Next.NONE) {
           return;
         }
-        woken = next == NEXT_WOKEN;
+        woken = next == Next.WOKEN;
         via = null;
         continue;
       }
@@ -203,12 +195,12 @@ final class Acquisition implements Runnable {
         ensureResult();
         if (maxWaitNanos > 0 && maxWaitTimer == null) {
           maxWaitTimer =
-              lock.clock.schedule(
-                  Duration.ofNanos(startNanos + maxWaitNanos - now), this::onMaxWait);
+              rt.clock()
+                  .schedule(Duration.ofNanos(startNanos + maxWaitNanos - now), this::onMaxWait);
         }
       }
       a.awaitReply(f);
-      if (lock.isClosed()) {
+      if (tracker.isClosed()) {
         closedByLock();
       }
       return;
@@ -273,28 +265,28 @@ final class Acquisition implements Runnable {
       }
     }
     // hop to the clock's timer thread: never run an attempt on the backend's listener thread
-    lock.clock.schedule(Duration.ZERO, () -> send(true, s));
+    rt.clock().schedule(Duration.ZERO, () -> send(true, s));
   }
 
   /**
    * Handles one reply. Runs on the caller's thread (inline) or the backend's.
    *
-   * @return {@link #NEXT_NONE}, {@link #NEXT_SCHEDULED} or {@link #NEXT_WOKEN}: what to send now
+   * @return what to send now
    */
-  int onReply(Attempt a, AcquireOutcome o, Throwable rawError) {
-    long now = lock.clock.nanoTime();
-    Throwable error = rawError == null ? null : ComposedLock.unwrap(rawError);
+  Next onReply(Attempt a, AcquireOutcome o, Throwable rawError) {
+    long now = rt.clock().nanoTime();
+    Throwable error = rawError == null ? null : LockRuntime.unwrap(rawError);
     boolean refused = error == null && !o.granted();
     boolean abandoned;
     synchronized (this) {
-      abandoned = a.abandoned;
+      abandoned = a.isAbandoned();
       if (current == a && !refused) {
         current = null; // a refusal keeps it until the decision below, so no step ends meanwhile
       }
     }
     if (abandoned) {
       a.afterAbandon(o, error);
-      return NEXT_NONE;
+      return Next.NONE;
     }
     if (error != null) {
       LockFailureKind kind = kindOf(error);
@@ -302,35 +294,35 @@ final class Acquisition implements Runnable {
       if (kind != LockFailureKind.UNAVAILABLE) {
         a.releaseOrphan();
       }
-      return NEXT_NONE;
+      return Next.NONE;
     }
     if (!refused) {
-      if (now - a.requestNanos >= leaseNanos) {
+      if (now - a.requestNanos() >= leaseNanos) {
         finishFailed(
             now,
             LockFailureKind.TIMEOUT,
             LockBackendException.timeout(
                 "the grant arrived after its lease was spent (" + lease + ")", null));
         a.releaseOrphan();
-        return NEXT_NONE;
+        return Next.NONE;
       }
       deliverHandle(a, o.fencingToken(), now);
-      return NEXT_NONE;
+      return Next.NONE;
     }
     long delay;
-    int next = NEXT_NONE;
+    Next next = Next.NONE;
     synchronized (this) {
       if (current == a) {
         current = null;
       }
       if (done) {
-        return NEXT_NONE;
+        return Next.NONE;
       }
       if (delayTimer != null) {
         // a woken attempt lost while its step runs: free; the step keeps its remaining time
-        return signalled ? NEXT_WOKEN : NEXT_NONE;
+        return signalled ? Next.WOKEN : Next.NONE;
       }
-      if (a.woken) {
+      if (a.woken()) {
         counted++; // its step ended while it was out: it stands in for the step's attempt
       }
       int k = counted;
@@ -344,23 +336,23 @@ final class Acquisition implements Runnable {
       }
       plannedDelay = -1;
       if (delay == 0) {
-        next = NEXT_SCHEDULED;
+        next = Next.SCHEDULED;
       } else if (delay > 0) {
         ensureResult();
         stepEndNanos = now + delay;
-        delayTimer = lock.clock.schedule(Duration.ofNanos(delay), this);
+        delayTimer = rt.clock().schedule(Duration.ofNanos(delay), this);
         if (signalled) {
-          next = NEXT_WOKEN; // released while the attempt was in flight: try again now
+          next = Next.WOKEN; // released while the attempt was in flight: try again now
         }
       }
     }
     if (delay < 0) {
       finishNotAcquired(now);
-      return NEXT_NONE;
+      return Next.NONE;
     }
-    if (delay > 0 && lock.isClosed()) {
+    if (delay > 0 && tracker.isClosed()) {
       closedByLock();
-      return NEXT_NONE;
+      return Next.NONE;
     }
     return next;
   }
@@ -377,9 +369,9 @@ final class Acquisition implements Runnable {
 
   private void ensureResult() {
     if (result == null) {
-      CompletableFuture<Object> r = new CompletableFuture<>();
+      CompletableFuture<R> r = new CompletableFuture<>();
       result = r;
-      lock.track(this);
+      tracker.track(this);
       // a caller that cancels or completes the future itself abandons the acquisition
       var unused =
           r.whenComplete(
@@ -392,7 +384,7 @@ final class Acquisition implements Runnable {
   }
 
   private void onMaxWait() {
-    finishNotAcquired(lock.clock.nanoTime());
+    finishNotAcquired(rt.clock().nanoTime());
   }
 
   private void cancelTimersLocked() {
@@ -428,7 +420,7 @@ final class Acquisition implements Runnable {
     cancelTimersLocked();
     Attempt out = current;
     if (out != null) {
-      out.abandoned = true;
+      out.markAbandoned();
       current = null;
     }
     return out;
@@ -447,12 +439,11 @@ final class Acquisition implements Runnable {
     }
     endSignal(s);
     long waited = now - startNanos;
-    lock.listener.acquireFinished(
-        context, lock.namespace, key, AcquireResult.NOT_ACQUIRED, waited, n, null);
-    switch (mode) {
-      case ACQUIRE -> deliver(null, LockNotAcquiredException.of(key, n, Duration.ofNanos(waited)));
-      case TRY_ASYNC -> deliver(Optional.empty(), null);
-      default -> deliver(null, null);
+    rt.events().acquireFinished(context, key, AcquireResult.NOT_ACQUIRED, waited, n, null);
+    if (mode.notAcquiredThrows()) {
+      deliver(null, LockNotAcquiredException.of(key, n, Duration.ofNanos(waited)));
+    } else {
+      deliver(mode.notAcquired(), null);
     }
   }
 
@@ -471,8 +462,7 @@ final class Acquisition implements Runnable {
     long waited = now - startNanos;
     LockProviderUnavailableException e =
         LockProviderUnavailableException.of(key, n, Duration.ofNanos(waited), kind, cause);
-    lock.listener.acquireFinished(
-        context, lock.namespace, key, AcquireResult.UNAVAILABLE, waited, n, e);
+    rt.events().acquireFinished(context, key, AcquireResult.UNAVAILABLE, waited, n, e);
     deliver(null, e);
   }
 
@@ -494,20 +484,30 @@ final class Acquisition implements Runnable {
       a.releaseOrphan(); // the caller gave up between the reply and now
       return;
     }
-    LeaseHandle h = new LeaseHandle(this, a.requestNanos, fencingToken, now, n);
-    lock.listener.acquireFinished(
-        context, lock.namespace, key, AcquireResult.ACQUIRED, now - startNanos, n, null);
+    LeaseHandle h =
+        new LeaseHandle(
+            rt,
+            key,
+            backendKey,
+            owner,
+            leaseNanos,
+            autoExtend,
+            startNanos,
+            a.requestNanos(),
+            fencingToken,
+            now,
+            n);
+    rt.events().acquireFinished(context, key, AcquireResult.ACQUIRED, now - startNanos, n, null);
     h.start(now);
-    if (!deliver(mode == TRY_ASYNC ? Optional.of(h) : h, null)) {
-      var unused =
-          h.closeAsync(); // the caller abandoned at the very same moment: release it like any
-      // handle
+    if (!deliver(mode.granted(h), null)) {
+      // the caller abandoned at the very same moment: release it like any handle
+      var unused = h.closeAsync();
     }
   }
 
   /** Hands the outcome to the caller; false when the caller is gone. */
-  private boolean deliver(Object value, RuntimeException error) {
-    CompletableFuture<Object> r;
+  private boolean deliver(R value, RuntimeException error) {
+    CompletableFuture<R> r;
     synchronized (this) {
       r = result;
       if (r == null) {
@@ -516,7 +516,7 @@ final class Acquisition implements Runnable {
         return true;
       }
     }
-    lock.untrack(this);
+    tracker.untrack(this);
     return error == null ? r.complete(value) : r.completeExceptionally(error);
   }
 
@@ -534,15 +534,10 @@ final class Acquisition implements Runnable {
       s = takeSignalLocked();
     }
     endSignal(s);
-    lock.untrack(this);
-    lock.listener.acquireFinished(
-        context,
-        lock.namespace,
-        key,
-        AcquireResult.ABANDONED,
-        lock.clock.nanoTime() - startNanos,
-        n,
-        why);
+    tracker.untrack(this);
+    rt.events()
+        .acquireFinished(
+            context, key, AcquireResult.ABANDONED, rt.clock().nanoTime() - startNanos, n, why);
     if (cancelBackendCall && out != null) {
       out.cancelCall();
     }
@@ -550,9 +545,9 @@ final class Acquisition implements Runnable {
 
   /** The lock was closed while this acquisition was in flight. */
   void closedByLock() {
-    IllegalStateException e = lock.closedException();
+    IllegalStateException e = tracker.closedException();
     abandon(e, true);
-    CompletableFuture<Object> r;
+    CompletableFuture<R> r;
     synchronized (this) {
       r = result;
     }
@@ -562,7 +557,7 @@ final class Acquisition implements Runnable {
   }
 
   /** The future for the async forms; completed already when everything ran inline. */
-  CompletableFuture<Object> asFuture() {
+  CompletableFuture<R> asFuture() {
     synchronized (this) {
       if (result != null) {
         return result;
@@ -574,8 +569,8 @@ final class Acquisition implements Runnable {
   }
 
   /** Waits for the outcome on the caller's thread; see {@link DistributedLock} on interrupts. */
-  Object await() {
-    CompletableFuture<Object> r;
+  R await() {
+    CompletableFuture<R> r;
     synchronized (this) {
       r = result;
     }
@@ -599,7 +594,7 @@ final class Acquisition implements Runnable {
     }
   }
 
-  private static Object joinUnwrapped(CompletableFuture<Object> r) {
+  private static <R> R joinUnwrapped(CompletableFuture<R> r) {
     try {
       return r.join();
     } catch (CompletionException e) {

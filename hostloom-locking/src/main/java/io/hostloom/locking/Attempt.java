@@ -14,27 +14,50 @@ import java.util.function.BiConsumer;
  * exactly one timer, which cancels the call when request time + lease is reached. It sends at most
  * one owner-checked release, however often it is abandoned.
  */
+// Implements BiConsumer (the reply callback) and Runnable (the lease-end timer task) so an attempt
+// that waits for its reply allocates no lambdas.
 final class Attempt implements BiConsumer<AcquireOutcome, Throwable>, Runnable {
-  private final Acquisition acq;
-  final long requestNanos;
-  final boolean woken; // sent on a release signal while a retry step runs, not by the step's end
+  private final Acquisition<?> acq;
+  private final LockRuntime rt;
+  private final long requestNanos;
+  private final boolean woken; // sent on a release signal while a retry step runs
   private CompletableFuture<AcquireOutcome> future;
   private volatile LockClock.Timer leaseTimer;
   private boolean releaseSent; // guarded by this
 
   /** Set (under the acquisition's monitor) when nobody waits for this reply any more. */
-  boolean abandoned;
+  private boolean abandoned;
 
-  Attempt(Acquisition acq, long requestNanos, boolean woken) {
+  Attempt(Acquisition<?> acq, LockRuntime rt, long requestNanos, boolean woken) {
     this.acq = acq;
+    this.rt = rt;
     this.requestNanos = requestNanos;
     this.woken = woken;
+  }
+
+  long requestNanos() {
+    return requestNanos;
+  }
+
+  /** Sent on a release signal while a retry step ran, not by the step's end. */
+  boolean woken() {
+    return woken;
+  }
+
+  /** Called under the acquisition's monitor. */
+  boolean isAbandoned() {
+    return abandoned;
+  }
+
+  /** Called under the acquisition's monitor. */
+  void markAbandoned() {
+    abandoned = true;
   }
 
   CompletableFuture<AcquireOutcome> send() {
     CompletableFuture<AcquireOutcome> f;
     try {
-      f = acq.lock.backend.acquire(acq.backendKey, acq.owner, "", acq.lease);
+      f = rt.backend().acquire(acq.backendKey, acq.owner, "", acq.lease);
       if (f == null) {
         f = CompletableFuture.failedFuture(new NullPointerException("backend returned null"));
       }
@@ -47,7 +70,7 @@ final class Attempt implements BiConsumer<AcquireOutcome, Throwable>, Runnable {
 
   /** Waits asynchronously: arms the lease-end timer, then listens for the reply. */
   void awaitReply(CompletableFuture<AcquireOutcome> f) {
-    LockClock clock = acq.lock.clock;
+    LockClock clock = rt.clock();
     long left = requestNanos + acq.leaseNanos - clock.nanoTime();
     leaseTimer = clock.schedule(Duration.ofNanos(Math.max(0, left)), this);
     var unused = f.whenComplete(this);
@@ -96,10 +119,9 @@ final class Attempt implements BiConsumer<AcquireOutcome, Throwable>, Runnable {
       }
       releaseSent = true;
     }
-    ComposedLock lock = acq.lock;
     CompletableFuture<ReleaseOutcome> f;
     try {
-      f = lock.backend.release(acq.backendKey, acq.owner);
+      f = rt.backend().release(acq.backendKey, acq.owner);
     } catch (RuntimeException e) {
       f = CompletableFuture.failedFuture(e);
     }
@@ -108,8 +130,8 @@ final class Attempt implements BiConsumer<AcquireOutcome, Throwable>, Runnable {
       return;
     }
     CompletableFuture<ReleaseOutcome> rf = f;
-    long timeout = Math.min(acq.leaseNanos, ComposedLock.ORPHAN_RELEASE_TIMEOUT_NANOS);
-    LockClock.Timer timer = lock.clock.schedule(Duration.ofNanos(timeout), () -> rf.cancel(false));
+    long timeout = Math.min(acq.leaseNanos, LockRuntime.ORPHAN_RELEASE_TIMEOUT_NANOS);
+    LockClock.Timer timer = rt.clock().schedule(Duration.ofNanos(timeout), () -> rf.cancel(false));
     var unused =
         f.whenComplete(
             (r, e) -> {
@@ -119,30 +141,31 @@ final class Attempt implements BiConsumer<AcquireOutcome, Throwable>, Runnable {
   }
 
   private void orphanReleased(CompletableFuture<ReleaseOutcome> f) {
-    ComposedLock lock = acq.lock;
     OrphanResult result;
     Throwable error = null;
     try {
       result = f.join().released() ? OrphanResult.RELEASED : OrphanResult.ABSENT;
     } catch (RuntimeException e) {
       result = OrphanResult.FAILED;
-      error = ComposedLock.unwrap(e);
+      error = LockRuntime.unwrap(e);
     }
-    if (lock.log.isDebugEnabled()) {
+    if (rt.log().isDebugEnabled()) {
       String outcome = result.name().toLowerCase(java.util.Locale.ROOT);
       if (error == null) {
-        lock.log.debug(
-            "LockOrphanRelease [3108]: abandoned acquisition of lock '{}' released: {}",
-            acq.key,
-            outcome);
+        rt.log()
+            .debug(
+                "LockOrphanRelease [3108]: abandoned acquisition of lock '{}' released: {}",
+                acq.key,
+                outcome);
       } else {
-        lock.log.debug(
-            "LockOrphanRelease [3108]: abandoned acquisition of lock '{}' released: {}",
-            acq.key,
-            outcome,
-            error);
+        rt.log()
+            .debug(
+                "LockOrphanRelease [3108]: abandoned acquisition of lock '{}' released: {}",
+                acq.key,
+                outcome,
+                error);
       }
     }
-    lock.listener.orphanReleased(lock.namespace, acq.key, result);
+    rt.events().orphanReleased(acq.key, result);
   }
 }

@@ -1,13 +1,20 @@
 package io.hostloom.locking;
 
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.spi.ReleaseSignal;
+import io.hostloom.locking.time.LockClock;
+import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A backend-neutral distributed lock: leases with owner tokens, retries, lost-lease detection,
- * optional automatic extension and fencing tokens. {@link ComposedLock} implements it over any
- * {@link LockBackend}; {@link #create} builds one without a container.
+ * optional automatic extension and fencing tokens. {@link #create} and {@link #builder} build one
+ * over any {@link LockBackend}, without a container; the implementation is not public API. Close
+ * the lock when the application stops.
  *
  * <p><b>Coordination, not correctness.</b> The lock keeps instances from doing the same work at the
  * same time. A lease can run out while an action still runs, and a backend can lose a grant: keep
@@ -32,8 +39,28 @@ import java.util.concurrent.CompletableFuture;
  * LockProviderUnavailableException} (never retried); a key the calling thread already holds through
  * {@link #executeWithLock} is {@link LockReentrancyException} (when {@link
  * LockingOptions#detectReentrancy()}); a closed lock throws {@link IllegalStateException}.
+ *
+ * <p><b>Acquisition model</b> (the kernel's locks): the caller's interrupt, a cancelled future and
+ * {@code maxWait} only end the caller's wait; a backend command already sent is cancelled only when
+ * its lease has fully elapsed or the lock is closed, and an acquisition that does not become a
+ * handle is cleaned up with at most one owner-checked release (after a grant nobody waited for or
+ * one that arrived too late, and after a failure of kind {@code TIMEOUT}/{@code OTHER}; never after
+ * {@code UNAVAILABLE} or "held"), bounded by min(lease, 5 s) and logged at debug (3108). A lease
+ * starts when the request is sent, so a slow reply is spent lease; a grant that arrives after its
+ * lease was spent is {@link LockProviderUnavailableException} (kind {@code TIMEOUT}) and released.
+ * With a backend that implements {@link ReleaseSignal} and {@link LockingOptions#wakeOnRelease()},
+ * a release during a retry wait sends an extra attempt at once; the retry limit and {@code maxWait}
+ * stay those of polling.
+ *
+ * <p><b>Log events</b> (logger {@value #DEFAULT_LOGGER} by default; the message starts with the
+ * event name and id): 3100 LockingDisabled (warn), 3101 LockDerivedMaxWait (info), 3102
+ * LockLeaseLost (warn), 3103 LockHoldThreshold (warn), 3104 LockReleaseFailed (warn), 3105
+ * LockExtendFailed (warn), 3106 LockAutoExtendStopped (info), 3107 LockCancellationCallbackFailed
+ * (warn), 3108 LockOrphanRelease (debug). Owner tokens are never logged.
  */
-public interface DistributedLock {
+public interface DistributedLock extends AutoCloseable {
+  /** The default logger name. */
+  String DEFAULT_LOGGER = "io.hostloom.locking.DistributedLock";
 
   /**
    * {@code true} when grants are real claims on a shared backend; {@code false} in single-instance
@@ -144,17 +171,98 @@ public interface DistributedLock {
   }
 
   /**
+   * Closes the lock: acquisitions in flight end with {@link IllegalStateException} and their
+   * backend calls are cancelled (then released once); later calls throw {@link
+   * IllegalStateException}; handles already granted keep working. Idempotent; never blocks on the
+   * backend; never throws.
+   */
+  @Override
+  void close();
+
+  /**
    * A lock over {@code backend} on the system clock, without a listener.
    *
    * @throws IllegalArgumentException when {@code options.validate()} finds problems (all listed)
    * @throws NullPointerException when enabled and {@code backend} is null
    */
-  static ComposedLock create(LockingOptions options, LockBackend backend) {
-    return ComposedLock.builder(options, backend).build();
+  static DistributedLock create(LockingOptions options, LockBackend backend) {
+    return builder(options, backend).build();
   }
 
-  /** A builder for a lock with its own clock, listener or logger. */
-  static ComposedLock.Builder builder(LockingOptions options, LockBackend backend) {
-    return ComposedLock.builder(options, backend);
+  /**
+   * A builder for a lock with its own clock, listener or logger, over {@code backend} ({@code null}
+   * allowed only when {@code options} disable locking).
+   */
+  static Builder builder(LockingOptions options, LockBackend backend) {
+    return new Builder(options, backend);
+  }
+
+  /**
+   * Builds the kernel's lock: coordinated over the backend, or, when {@link
+   * LockingOptions#enabled()} is false, single-instance mode (no backend; every call runs at once
+   * on a placeholder handle whose {@link LockHandle#isCoordinated()} is false).
+   */
+  final class Builder {
+    private final LockingOptions options;
+    private final LockBackend backend;
+    private LockClock clock = LockClock.system();
+    private LockEventListener listener = LockEventListener.NO_OP;
+    private String loggerName = DEFAULT_LOGGER;
+    private Logger logger;
+
+    private Builder(LockingOptions options, LockBackend backend) {
+      this.options = Objects.requireNonNull(options, "options");
+      this.backend = backend;
+    }
+
+    /** The clock for every deadline and timer. Default {@link LockClock#system()}. */
+    public Builder clock(LockClock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * Receives the lock's events. Default {@link LockEventListener#NO_OP}; several: {@link
+     * LockEventListener#composite}.
+     */
+    public Builder listener(LockEventListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /** The slf4j logger name. Default {@value DistributedLock#DEFAULT_LOGGER}. */
+    public Builder loggerName(String loggerName) {
+      this.loggerName = Objects.requireNonNull(loggerName, "loggerName");
+      this.logger = null;
+      return this;
+    }
+
+    /** A logger instance to use instead of one looked up by name. */
+    public Builder logger(Logger logger) {
+      this.logger = Objects.requireNonNull(logger, "logger");
+      return this;
+    }
+
+    /**
+     * Builds the lock.
+     *
+     * @throws IllegalArgumentException listing every problem {@link LockingOptions#validate()}
+     *     finds
+     * @throws NullPointerException when locking is enabled and there is no backend
+     */
+    public DistributedLock build() {
+      List<String> problems = options.validate();
+      if (!problems.isEmpty()) {
+        throw new IllegalArgumentException(
+            "invalid locking options: " + String.join("; ", problems));
+      }
+      if (options.enabled()) {
+        Objects.requireNonNull(backend, "backend (required when locking is enabled)");
+      }
+      Logger log = logger != null ? logger : LoggerFactory.getLogger(loggerName);
+      return options.enabled()
+          ? new LeaseLock(options, backend, clock, listener, log)
+          : new DisabledLock(options, listener, log);
+    }
   }
 }

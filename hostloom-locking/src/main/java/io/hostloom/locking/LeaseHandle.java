@@ -18,12 +18,15 @@ import java.util.concurrent.ExecutionException;
  * time serves the lease end, the 80 % warning and the heartbeat, whichever is due first. Extensions
  * (manual and automatic) are queued and sent one at a time.
  */
+// Implements Runnable as its own timer task, so re-arming the timer allocates no lambda.
 final class LeaseHandle implements LockHandle, Runnable {
-  private static final int HELD = 0;
-  private static final int LOST = 1;
-  private static final int CLOSED = 2;
+  private enum State {
+    HELD,
+    LOST,
+    CLOSED
+  }
 
-  private final ComposedLock lock;
+  private final LockRuntime rt;
   private final LockClock clock;
   private final String key;
   private final String backendKey;
@@ -35,7 +38,7 @@ final class LeaseHandle implements LockHandle, Runnable {
   private final boolean autoExtend;
 
   // guarded by this
-  private int state = HELD;
+  private State state = State.HELD;
   private boolean active = true;
   private LossReason lossReason;
   private long leaseNanos;
@@ -52,19 +55,30 @@ final class LeaseHandle implements LockHandle, Runnable {
   private boolean extending;
   private long closedAtNanos = -1;
 
-  LeaseHandle(Acquisition a, long requestNanos, long fencingToken, long nowNanos, int attempts) {
-    this.lock = a.lock;
-    this.clock = lock.clock;
-    this.key = a.key;
-    this.backendKey = a.backendKey;
-    this.owner = a.owner;
+  LeaseHandle(
+      LockRuntime rt,
+      String key,
+      String backendKey,
+      String owner,
+      long leaseNanos,
+      boolean autoExtend,
+      long acquisitionStartNanos,
+      long requestNanos,
+      long fencingToken,
+      long nowNanos,
+      int attempts) {
+    this.rt = rt;
+    this.clock = rt.clock();
+    this.key = key;
+    this.backendKey = backendKey;
+    this.owner = owner;
     this.fencingToken = fencingToken;
     this.requestNanos = requestNanos;
-    this.acquisitionStartNanos = a.startNanos;
+    this.acquisitionStartNanos = acquisitionStartNanos;
     this.attempts = attempts;
-    this.autoExtend = a.autoExtend;
-    this.leaseNanos = a.leaseNanos;
-    this.leaseEndNanos = requestNanos + a.leaseNanos;
+    this.autoExtend = autoExtend;
+    this.leaseNanos = leaseNanos;
+    this.leaseEndNanos = requestNanos + leaseNanos;
     long remaining = leaseEndNanos - nowNanos;
     this.warnAtNanos = nowNanos + remaining - remaining / 5;
     if (autoExtend) {
@@ -80,12 +94,12 @@ final class LeaseHandle implements LockHandle, Runnable {
 
   /** Schedules the one timer for the earliest pending deadline. */
   private void armLocked(long now) {
-    if (state == CLOSED) {
+    if (state == State.CLOSED) {
       return;
     }
     long next = Long.MAX_VALUE;
     boolean any = false;
-    if (state == HELD) {
+    if (state == State.HELD) {
       next = leaseEndNanos;
       any = true;
       if (heartbeatAtNanos >= 0 && heartbeatAtNanos - next < 0) {
@@ -125,18 +139,18 @@ final class LeaseHandle implements LockHandle, Runnable {
     boolean beat = false;
     synchronized (this) {
       timer = null;
-      if (state == CLOSED) {
+      if (state == State.CLOSED) {
         return;
       }
       long now = clock.nanoTime();
-      if (state == HELD && now - leaseEndNanos >= 0) {
+      if (state == State.HELD && now - leaseEndNanos >= 0) {
         expire = true;
       }
       if (!warned && now - warnAtNanos >= 0) {
         warned = true;
         warn = true;
       }
-      if (!expire && state == HELD && heartbeatAtNanos >= 0 && now - heartbeatAtNanos >= 0) {
+      if (!expire && state == State.HELD && heartbeatAtNanos >= 0 && now - heartbeatAtNanos >= 0) {
         heartbeatAtNanos = -1;
         beat = true;
       }
@@ -145,9 +159,10 @@ final class LeaseHandle implements LockHandle, Runnable {
       }
     }
     if (warn) {
-      lock.log.warn(
-          "LockHoldThreshold [3103]: lock '{}' has used 80% of its lease without being released",
-          key);
+      rt.log()
+          .warn(
+              "LockHoldThreshold [3103]: lock '{}' has used 80% of its lease without being released",
+              key);
     }
     if (expire) {
       lose(LossReason.EXPIRED);
@@ -164,10 +179,10 @@ final class LeaseHandle implements LockHandle, Runnable {
     Runnable hook;
     CompletableFuture<LossReason> signal;
     synchronized (this) {
-      if (state != HELD) {
+      if (state != State.HELD) {
         return;
       }
-      state = LOST;
+      state = State.LOST;
       lossReason = reason;
       active = false;
       heartbeatAtNanos = -1;
@@ -179,8 +194,8 @@ final class LeaseHandle implements LockHandle, Runnable {
   }
 
   private void reportLoss(LossReason reason, Runnable hook, CompletableFuture<LossReason> signal) {
-    lock.log.warn("LockLeaseLost [3102]: lease of lock '{}' lost ({})", key, reason.tagValue());
-    lock.listener.leaseLost(lock.namespace, key, reason);
+    rt.log().warn("LockLeaseLost [3102]: lease of lock '{}' lost ({})", key, reason.tagValue());
+    rt.events().leaseLost(key, reason);
     if (signal != null) {
       signal.complete(reason);
     }
@@ -188,8 +203,11 @@ final class LeaseHandle implements LockHandle, Runnable {
       try {
         hook.run();
       } catch (RuntimeException e) {
-        lock.log.warn(
-            "LockCancellationCallbackFailed [3107]: a loss callback of lock '{}' failed", key, e);
+        rt.log()
+            .warn(
+                "LockCancellationCallbackFailed [3107]: a loss callback of lock '{}' failed",
+                key,
+                e);
       }
     }
   }
@@ -229,7 +247,7 @@ final class LeaseHandle implements LockHandle, Runnable {
   @Override
   public boolean isHeld() {
     synchronized (this) {
-      if (state != HELD) {
+      if (state != State.HELD) {
         return false;
       }
       if (clock.nanoTime() - leaseEndNanos < 0) {
@@ -320,9 +338,9 @@ final class LeaseHandle implements LockHandle, Runnable {
     if (lease.isNegative() || lease.isZero()) {
       throw new IllegalArgumentException("lease must be positive but was " + lease);
     }
-    long n = ComposedLock.nanos(lease);
-    if (n > lock.maxLeaseNanos) {
-      return enqueue(lock.options.maxLease(), lock.maxLeaseNanos, false);
+    long n = LockRuntime.nanos(lease);
+    if (n > rt.maxLeaseNanos()) {
+      return enqueue(rt.options().maxLease(), rt.maxLeaseNanos(), false);
     }
     return enqueue(lease, n, false);
   }
@@ -359,7 +377,7 @@ final class LeaseHandle implements LockHandle, Runnable {
           continue; // cancelled while queued: never sent
         }
         long now = clock.nanoTime();
-        send = state == HELD && now - leaseEndNanos < 0;
+        send = state == State.HELD && now - leaseEndNanos < 0;
         if (send) {
           extending = true;
           op.requestNanos = now;
@@ -372,7 +390,7 @@ final class LeaseHandle implements LockHandle, Runnable {
       }
       CompletableFuture<ExtendOutcome> f;
       try {
-        f = lock.backend.extend(backendKey, owner, op.lease);
+        f = rt.backend().extend(backendKey, owner, op.lease);
       } catch (RuntimeException e) {
         f = CompletableFuture.failedFuture(e);
       }
@@ -399,7 +417,7 @@ final class LeaseHandle implements LockHandle, Runnable {
       ExtendOutcome o = f.join();
       ok = o == null ? null : o.extended();
     } catch (CompletionException | java.util.concurrent.CancellationException e) {
-      error = ComposedLock.unwrap(e);
+      error = LockRuntime.unwrap(e);
     }
     synchronized (this) {
       extending = false;
@@ -408,11 +426,12 @@ final class LeaseHandle implements LockHandle, Runnable {
     boolean extended = false;
     if (error != null || ok == null) {
       result = ExtendResult.FAILED;
-      lock.log.warn(
-          "LockExtendFailed [3105]: extension of lock '{}' failed; the lease end stays {}",
-          key,
-          leaseEnd(),
-          error);
+      rt.log()
+          .warn(
+              "LockExtendFailed [3105]: extension of lock '{}' failed; the lease end stays {}",
+              key,
+              leaseEnd(),
+              error);
     } else if (!ok) {
       result = ExtendResult.REFUSED;
       lose(LossReason.EXTEND_REFUSED);
@@ -421,7 +440,7 @@ final class LeaseHandle implements LockHandle, Runnable {
       lose(LossReason.EXTEND_TOO_LATE);
     } else {
       synchronized (this) {
-        extended = state == HELD;
+        extended = state == State.HELD;
         if (extended) {
           leaseNanos = op.leaseNanos;
           leaseEndNanos = op.requestNanos + op.leaseNanos;
@@ -436,7 +455,7 @@ final class LeaseHandle implements LockHandle, Runnable {
       }
       result = extended ? ExtendResult.EXTENDED : ExtendResult.TOO_LATE;
     }
-    lock.listener.extended(lock.namespace, key, result, op.automatic);
+    rt.events().extended(key, result, op.automatic);
     op.result.complete(extended);
   }
 
@@ -445,16 +464,16 @@ final class LeaseHandle implements LockHandle, Runnable {
     long lease;
     boolean stop = false;
     synchronized (this) {
-      if (state != HELD) {
+      if (state != State.HELD) {
         return;
       }
       long now = clock.nanoTime();
       long held = now - requestNanos;
       lease = leaseNanos;
-      if (held >= lock.maxHoldNanos) {
+      if (held >= rt.maxHoldNanos()) {
         stop = true;
-      } else if (lock.options.strictMaxHold()) {
-        long holdEnd = requestNanos + lock.maxHoldNanos;
+      } else if (rt.options().strictMaxHold()) {
+        long holdEnd = requestNanos + rt.maxHoldNanos();
         if (holdEnd - leaseEndNanos <= 0) {
           stop = true; // the lease already reaches max hold
         } else {
@@ -466,10 +485,11 @@ final class LeaseHandle implements LockHandle, Runnable {
       }
     }
     if (stop) {
-      lock.log.info(
-          "LockAutoExtendStopped [3106]: automatic extension of lock '{}' stopped at max hold {}",
-          key,
-          lock.options.maxHold());
+      rt.log()
+          .info(
+              "LockAutoExtendStopped [3106]: automatic extension of lock '{}' stopped at max hold {}",
+              key,
+              rt.options().maxHold());
       return;
     }
     CompletableFuture<Boolean> r = enqueue(Duration.ofNanos(lease), lease, true);
@@ -485,7 +505,7 @@ final class LeaseHandle implements LockHandle, Runnable {
   /** After a failed heartbeat: half the time left, at least lease/20, at most the time left. */
   private void scheduleHeartbeatRetry() {
     synchronized (this) {
-      if (state != HELD || heartbeatStopped) {
+      if (state != State.HELD || heartbeatStopped) {
         return; // lost (refused, too late, expired) or closed: no retry
       }
       long now = clock.nanoTime();
@@ -530,12 +550,12 @@ final class LeaseHandle implements LockHandle, Runnable {
     long now;
     ArrayDeque<ExtendOp> dropped;
     synchronized (this) {
-      if (state == CLOSED) {
+      if (state == State.CLOSED) {
         return null;
       }
       now = clock.nanoTime();
-      wasHeld = state == HELD;
-      state = CLOSED;
+      wasHeld = state == State.HELD;
+      state = State.CLOSED;
       wasActive = active;
       active = false;
       heartbeatAtNanos = -1;
@@ -552,7 +572,7 @@ final class LeaseHandle implements LockHandle, Runnable {
     long hold = now - requestNanos;
     CompletableFuture<ReleaseOutcome> f;
     try {
-      f = lock.backend.release(backendKey, owner);
+      f = rt.backend().release(backendKey, owner);
     } catch (RuntimeException e) {
       f = CompletableFuture.failedFuture(e);
     }
@@ -582,15 +602,16 @@ final class LeaseHandle implements LockHandle, Runnable {
       ReleaseOutcome o = f.join();
       ok = o == null ? null : o.released();
     } catch (CompletionException | java.util.concurrent.CancellationException e) {
-      error = ComposedLock.unwrap(e);
+      error = LockRuntime.unwrap(e);
     }
     if (error != null || ok == null) {
-      lock.log.warn(
-          "LockReleaseFailed [3104]: release of lock '{}' failed; the backend keeps the lease"
-              + " until it expires (about {})",
-          key,
-          leaseEnd(),
-          error);
+      rt.log()
+          .warn(
+              "LockReleaseFailed [3104]: release of lock '{}' failed; the backend keeps the lease"
+                  + " until it expires (about {})",
+              key,
+              leaseEnd(),
+              error);
     } else if (!ok && wasHeld) {
       Runnable hook;
       CompletableFuture<LossReason> signal;
@@ -602,6 +623,6 @@ final class LeaseHandle implements LockHandle, Runnable {
       reportLoss(LossReason.RELEASE_REFUSED, hook, signal);
       wasActive = false; // the loss ended the active lease
     }
-    lock.listener.released(lock.namespace, key, hold, wasActive);
+    rt.events().released(key, hold, wasActive);
   }
 }

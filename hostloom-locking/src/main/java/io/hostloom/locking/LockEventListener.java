@@ -1,9 +1,12 @@
 package io.hostloom.locking;
 
+import java.util.List;
+
 /**
  * What a lock reports for metrics and traces; the {@code hostloom-micrometer} module turns it into
  * the {@code hostloom.lock.*} meters and the {@code lock.acquire}/{@code lock.execute}
- * observations. Every method has a no-op default.
+ * observations. Every method has a no-op default and takes one small event record, so a field added
+ * to an event later breaks no listener. {@link #composite} feeds several listeners.
  *
  * <p><b>Threading.</b> Callbacks run on the thread where the event happened: the caller, a
  * backend's I/O thread or the clock's timer thread. They must be quick and must not block.
@@ -21,6 +24,22 @@ package io.hostloom.locking;
 public interface LockEventListener {
   /** The listener that does nothing; the default. */
   LockEventListener NO_OP = new LockEventListener() {};
+
+  /**
+   * One listener that calls each of {@code listeners} in order. A listener that throws does not
+   * keep the later ones from being called; the first failure is then rethrown (the lock logs it).
+   * Contexts returned by {@link #executeStarted} and {@link #acquireStarted} are kept per listener,
+   * so each sees its own.
+   */
+  static LockEventListener composite(List<? extends LockEventListener> listeners) {
+    List<LockEventListener> l = List.copyOf(listeners);
+    return l.isEmpty() ? NO_OP : l.size() == 1 ? l.get(0) : new CompositeLockEventListener(l);
+  }
+
+  /** {@link #composite(List)} of {@code listeners}. */
+  static LockEventListener composite(LockEventListener... listeners) {
+    return composite(List.of(listeners));
+  }
 
   /** How an acquisition ended. */
   enum AcquireResult {
@@ -50,48 +69,39 @@ public interface LockEventListener {
     FAILED
   }
 
-  /** A lock was created; {@code enabled == false} is single-instance mode. */
-  default void lockOpened(String namespace, boolean enabled) {}
+  /** A lock was created or closed; {@code enabled == false} is single-instance mode. */
+  record LockLifecycle(String namespace, boolean enabled) {}
 
-  /** A lock was closed. */
-  default void lockClosed(String namespace, boolean enabled) {}
-
-  /**
-   * An {@code executeWithLock} starts. The returned context (may be null) is passed to the
-   * acquisition inside it and to {@link #executeFinished}.
-   */
-  default Object executeStarted(String namespace, String key, boolean coordinated) {
-    return null;
-  }
+  /** An {@code executeWithLock} starts; {@code coordinated} is false in single-instance mode. */
+  record ExecuteStarted(String namespace, String key, boolean coordinated) {}
 
   /**
    * An {@code executeWithLock} ended, after the release.
    *
+   * @param context what {@link #executeStarted} returned
    * @param holdNanos time from the acquisition request to the release, or {@code -1} when nothing
    *     was acquired or the lock is disabled
    * @param failure what the call threw, or null
    */
-  default void executeFinished(
+  record ExecuteFinished(
       Object context, String namespace, String key, long holdNanos, Throwable failure) {}
 
   /**
    * An acquisition starts (after argument, reentrancy and closed checks, which report nothing).
    *
    * @param parent the context of the enclosing {@code executeWithLock}, or null
-   * @return a context for {@link #acquireFinished}, may be null
    */
-  default Object acquireStarted(String namespace, String key, Object parent) {
-    return null;
-  }
+  record AcquireStarted(String namespace, String key, Object parent) {}
 
   /**
    * An acquisition ended.
    *
+   * @param context what {@link #acquireStarted} returned
    * @param waitedNanos time from the call to the end, on the lock's clock
    * @param attempts backend calls sent
    * @param failure the exception for {@code UNAVAILABLE}/{@code ABANDONED}, else null
    */
-  default void acquireFinished(
+  record AcquireFinished(
       Object context,
       String namespace,
       String key,
@@ -100,8 +110,8 @@ public interface LockEventListener {
       int attempts,
       Throwable failure) {}
 
-  /** A held lease was lost; ends the active lease. Called at most once per handle. */
-  default void leaseLost(String namespace, String key, LossReason reason) {}
+  /** A held lease was lost. */
+  record LeaseLost(String namespace, String key, LossReason reason) {}
 
   /**
    * A handle was closed and its release answered (or failed).
@@ -109,11 +119,52 @@ public interface LockEventListener {
    * @param holdNanos time from the acquisition request to the close
    * @param wasActive whether this ends the active lease (false when it was lost before)
    */
-  default void released(String namespace, String key, long holdNanos, boolean wasActive) {}
+  record Released(String namespace, String key, long holdNanos, boolean wasActive) {}
 
   /** An extension ended; {@code automatic} for heartbeats. */
-  default void extended(String namespace, String key, ExtendResult result, boolean automatic) {}
+  record Extended(String namespace, String key, ExtendResult result, boolean automatic) {}
 
   /** An orphan release (abandoned or uncertain acquisition) ended. */
-  default void orphanReleased(String namespace, String key, OrphanResult result) {}
+  record OrphanReleased(String namespace, String key, OrphanResult result) {}
+
+  /** A lock was created. */
+  default void lockOpened(LockLifecycle event) {}
+
+  /** A lock was closed. */
+  default void lockClosed(LockLifecycle event) {}
+
+  /**
+   * An {@code executeWithLock} starts. The returned context (may be null) is passed to the
+   * acquisition inside it ({@link AcquireStarted#parent()}) and to {@link #executeFinished}.
+   */
+  default Object executeStarted(ExecuteStarted event) {
+    return null;
+  }
+
+  /** An {@code executeWithLock} ended, after the release. */
+  default void executeFinished(ExecuteFinished event) {}
+
+  /**
+   * An acquisition starts.
+   *
+   * @return a context for {@link AcquireFinished#context()}, may be null
+   */
+  default Object acquireStarted(AcquireStarted event) {
+    return null;
+  }
+
+  /** An acquisition ended. */
+  default void acquireFinished(AcquireFinished event) {}
+
+  /** A held lease was lost; ends the active lease. Called at most once per handle. */
+  default void leaseLost(LeaseLost event) {}
+
+  /** A handle was closed and its release answered (or failed). */
+  default void released(Released event) {}
+
+  /** An extension ended. */
+  default void extended(Extended event) {}
+
+  /** An orphan release ended. */
+  default void orphanReleased(OrphanReleased event) {}
 }

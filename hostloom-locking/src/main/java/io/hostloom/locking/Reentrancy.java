@@ -14,6 +14,13 @@ final class Reentrancy {
 
   private Reentrancy() {}
 
+  /** Throws when the calling thread holds {@code backendKey} through {@code executeWithLock}. */
+  static void check(String key, String backendKey) {
+    if (holds(backendKey)) {
+      throw LockReentrancyException.of(key);
+    }
+  }
+
   static boolean holds(String backendKey) {
     for (Frame f = HELD.get(); f != null; f = f.parent) {
       if (f.backendKey.equals(backendKey)) {

@@ -2,14 +2,30 @@ package io.hostloom.locking;
 
 import org.slf4j.Logger;
 
-/** Wraps a listener so that a failing callback is logged and never stops the lock's work. */
+/**
+ * Wraps a listener so that a failing callback is logged (3107) and never stops the lock's work; a
+ * failing {@code *Started} callback yields a null context. Each listener of a {@link
+ * LockEventListener#composite composite} is wrapped on its own, so one failing listener costs
+ * neither the others' callbacks nor their contexts.
+ */
 final class SafeListener implements LockEventListener {
   private final LockEventListener delegate;
   private final Logger log;
 
-  SafeListener(LockEventListener delegate, Logger log) {
+  private SafeListener(LockEventListener delegate, Logger log) {
     this.delegate = delegate;
     this.log = log;
+  }
+
+  /** {@code listener} isolated; {@link #NO_OP} stays itself. */
+  static LockEventListener wrap(LockEventListener listener, Logger log) {
+    if (listener == NO_OP || listener instanceof SafeListener) {
+      return listener;
+    }
+    if (listener instanceof CompositeLockEventListener c) {
+      return c.map(l -> wrap(l, log));
+    }
+    return new SafeListener(listener, log);
   }
 
   private void failed(String event, String key, RuntimeException e) {
@@ -21,102 +37,94 @@ final class SafeListener implements LockEventListener {
   }
 
   @Override
-  public void lockOpened(String namespace, boolean enabled) {
+  public void lockOpened(LockLifecycle event) {
     try {
-      delegate.lockOpened(namespace, enabled);
+      delegate.lockOpened(event);
     } catch (RuntimeException e) {
       failed("lockOpened", "", e);
     }
   }
 
   @Override
-  public void lockClosed(String namespace, boolean enabled) {
+  public void lockClosed(LockLifecycle event) {
     try {
-      delegate.lockClosed(namespace, enabled);
+      delegate.lockClosed(event);
     } catch (RuntimeException e) {
       failed("lockClosed", "", e);
     }
   }
 
   @Override
-  public Object executeStarted(String namespace, String key, boolean coordinated) {
+  public Object executeStarted(ExecuteStarted event) {
     try {
-      return delegate.executeStarted(namespace, key, coordinated);
+      return delegate.executeStarted(event);
     } catch (RuntimeException e) {
-      failed("executeStarted", key, e);
+      failed("executeStarted", event.key(), e);
       return null;
     }
   }
 
   @Override
-  public void executeFinished(
-      Object context, String namespace, String key, long holdNanos, Throwable failure) {
+  public void executeFinished(ExecuteFinished event) {
     try {
-      delegate.executeFinished(context, namespace, key, holdNanos, failure);
+      delegate.executeFinished(event);
     } catch (RuntimeException e) {
-      failed("executeFinished", key, e);
+      failed("executeFinished", event.key(), e);
     }
   }
 
   @Override
-  public Object acquireStarted(String namespace, String key, Object parent) {
+  public Object acquireStarted(AcquireStarted event) {
     try {
-      return delegate.acquireStarted(namespace, key, parent);
+      return delegate.acquireStarted(event);
     } catch (RuntimeException e) {
-      failed("acquireStarted", key, e);
+      failed("acquireStarted", event.key(), e);
       return null;
     }
   }
 
   @Override
-  public void acquireFinished(
-      Object context,
-      String namespace,
-      String key,
-      AcquireResult result,
-      long waitedNanos,
-      int attempts,
-      Throwable failure) {
+  public void acquireFinished(AcquireFinished event) {
     try {
-      delegate.acquireFinished(context, namespace, key, result, waitedNanos, attempts, failure);
+      delegate.acquireFinished(event);
     } catch (RuntimeException e) {
-      failed("acquireFinished", key, e);
+      failed("acquireFinished", event.key(), e);
     }
   }
 
   @Override
-  public void leaseLost(String namespace, String key, LossReason reason) {
+  public void leaseLost(LeaseLost event) {
     try {
-      delegate.leaseLost(namespace, key, reason);
+      delegate.leaseLost(event);
     } catch (RuntimeException e) {
-      failed("leaseLost", key, e);
+      failed("leaseLost", event.key(), e);
     }
   }
 
   @Override
-  public void released(String namespace, String key, long holdNanos, boolean wasActive) {
+  public void released(Released event) {
     try {
-      delegate.released(namespace, key, holdNanos, wasActive);
+      delegate.released(event);
     } catch (RuntimeException e) {
-      failed("released", key, e);
+      failed("released", event.key(), e);
     }
   }
 
   @Override
-  public void extended(String namespace, String key, ExtendResult result, boolean automatic) {
+  public void extended(Extended event) {
     try {
-      delegate.extended(namespace, key, result, automatic);
+      delegate.extended(event);
     } catch (RuntimeException e) {
-      failed("extended", key, e);
+      failed("extended", event.key(), e);
     }
   }
 
   @Override
-  public void orphanReleased(String namespace, String key, OrphanResult result) {
+  public void orphanReleased(OrphanReleased event) {
     try {
-      delegate.orphanReleased(namespace, key, result);
+      delegate.orphanReleased(event);
     } catch (RuntimeException e) {
-      failed("orphanReleased", key, e);
+      failed("orphanReleased", event.key(), e);
     }
   }
 }

@@ -25,7 +25,7 @@ class AbandonedAcquisitionTest {
 
   @Test
   void aPreInterruptedCallerSendsNothingAndRecordsNothing() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     Thread.currentThread().interrupt();
     try {
       assertThatThrownBy(() -> lock.tryAcquire("k")).isInstanceOf(LockInterruptedException.class);
@@ -39,7 +39,7 @@ class AbandonedAcquisitionTest {
 
   @Test
   void cancellingWhileTheReplyIsOutstandingEndsTheWaitButNotTheCommand() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     fx.faults.holdReplies();
     CompletableFuture<Optional<LockHandle>> f = lock.tryAcquireAsync("k");
     f.cancel(false);
@@ -50,7 +50,7 @@ class AbandonedAcquisitionTest {
 
   @Test
   void aLateGrantIsReleasedOnceWithTheSameKeyAndOwner() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     fx.faults.holdReplies();
     CompletableFuture<Optional<LockHandle>> f = lock.tryAcquireAsync("k");
     f.cancel(false);
@@ -76,7 +76,7 @@ class AbandonedAcquisitionTest {
 
   @Test
   void aBlockingCallerInterruptedWhileWaitingGetsLockInterruptedAndTheGrantIsReleased() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     fx.faults.holdReplies();
     Thread[] caller = new Thread[1];
     CompletableFuture<Optional<LockHandle>> f =
@@ -94,7 +94,7 @@ class AbandonedAcquisitionTest {
 
   @Test
   void aLateRefusalReleasesNothing() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     LockHandle other = fx.lock().tryAcquire("k").orElseThrow();
     fx.faults.holdReplies();
     CompletableFuture<Optional<LockHandle>> f = lock.tryAcquireAsync("k");
@@ -107,7 +107,7 @@ class AbandonedAcquisitionTest {
 
   @Test
   void maxWaitExpiringOnAnOutstandingReplyIsNotAcquiredAndTheLateGrantIsReleased() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     fx.faults.holdReplies();
     CompletableFuture<Optional<LockHandle>> t =
         lock.tryAcquireAsync("k", opts().maxWait(ms(100)).build());
@@ -129,7 +129,7 @@ class AbandonedAcquisitionTest {
     for (LockFailureKind kind :
         new LockFailureKind[] {LockFailureKind.TIMEOUT, LockFailureKind.OTHER}) {
       KernelFixture f2 = new KernelFixture();
-      ComposedLock lock = f2.lock();
+      DistributedLock lock = f2.lock();
       f2.faults.applyThenFail(1, kind, Operation.ACQUIRE).holdReplies(Operation.RELEASE);
       assertThatThrownBy(() -> lock.tryAcquire("k"))
           .isInstanceOfSatisfying(
@@ -143,7 +143,7 @@ class AbandonedAcquisitionTest {
 
   @Test
   void unavailableReleasesNothing() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     fx.faults.failNext(1, LockFailureKind.UNAVAILABLE, Operation.ACQUIRE);
     assertThatThrownBy(() -> lock.tryAcquire("k"))
         .isInstanceOf(LockProviderUnavailableException.class);
@@ -152,7 +152,7 @@ class AbandonedAcquisitionTest {
 
   @Test
   void aReplyThatNeverArrivesOwnsOneTimerAndReleasesNothingUntilTheLeaseEnd() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     fx.faults.holdRequests();
     CompletableFuture<Optional<LockHandle>> f = lock.tryAcquireAsync("k", lease(ms(1000)));
     assertThat(fx.clock.pendingTimers()).isEqualTo(1);
@@ -180,7 +180,7 @@ class AbandonedAcquisitionTest {
 
   @Test
   void orphanReleaseIsBoundedByMinOfLeaseAndFiveSeconds() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     fx.faults.holdReplies(Operation.ACQUIRE).holdRequests(Operation.RELEASE);
     CompletableFuture<Optional<LockHandle>> f = lock.tryAcquireAsync("k");
     f.cancel(false);
@@ -193,7 +193,7 @@ class AbandonedAcquisitionTest {
     assertThat(fx.log.throwables()).hasAtLeastOneElementOfType(CancellationException.class);
 
     KernelFixture f2 = new KernelFixture();
-    ComposedLock short1 = f2.lock();
+    DistributedLock short1 = f2.lock();
     f2.faults.holdReplies(Operation.ACQUIRE).holdRequests(Operation.RELEASE);
     CompletableFuture<Optional<LockHandle>> g = short1.tryAcquireAsync("k", lease(ms(1000)));
     g.cancel(false);
@@ -204,7 +204,7 @@ class AbandonedAcquisitionTest {
 
   @Test
   void aSynchronousBackendLeavesNoAcquisitionTimers() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     LockHandle h = lock.tryAcquire("k").orElseThrow();
     assertThat(fx.clock.pendingTimers()).isEqualTo(1); // the handle's own lease timer
     assertThat(fx.lock().tryAcquire("k")).isEmpty();
@@ -217,7 +217,7 @@ class AbandonedAcquisitionTest {
 
   @Test
   void closeIsIdempotentAndLaterCallsFailEvenWhenDisabled() {
-    for (ComposedLock lock : new ComposedLock[] {fx.lock(), fx.lock(b -> b.enabled(false))}) {
+    for (DistributedLock lock : new DistributedLock[] {fx.lock(), fx.lock(b -> b.enabled(false))}) {
       lock.close();
       lock.close();
       assertThatThrownBy(() -> lock.tryAcquire("k")).isInstanceOf(IllegalStateException.class);
@@ -230,7 +230,7 @@ class AbandonedAcquisitionTest {
 
   @Test
   void anAcquisitionInFlightAtCloseEndsWithIllegalStateAndIsReleased() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     fx.faults.holdRequests();
     CompletableFuture<LockHandle> f = lock.acquireAsync("k");
     lock.close();
@@ -242,7 +242,7 @@ class AbandonedAcquisitionTest {
 
   @Test
   void anAcquisitionWaitingBetweenAttemptsEndsAtClose() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     LockHandle other = fx.lock().tryAcquire("k").orElseThrow();
     CompletableFuture<LockHandle> f =
         lock.acquireAsync("k", opts().retry(LockRetryPolicy.interval(3, ms(100))).build());
@@ -255,7 +255,7 @@ class AbandonedAcquisitionTest {
 
   @Test
   void handlesOutliveTheirLock() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     LockHandle h = lock.tryAcquire("k").orElseThrow();
     lock.close();
     assertThat(h.isHeld()).isTrue();

@@ -36,7 +36,7 @@ class AcquisitionTest {
 
   @Test
   void tryAcquireWithoutOptionsMakesExactlyOneCall() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     holdElsewhere("k");
     int before = fx.backend.calls("acquire").size();
     assertThat(lock.tryAcquire("k")).isEmpty();
@@ -46,7 +46,7 @@ class AcquisitionTest {
 
   @Test
   void executeWithoutOptionsUsesTheLockRetryPolicyWithoutMaxWait() {
-    ComposedLock lock = fx.lock(b -> b.retry(LockRetryPolicy.defaultPolicy()));
+    DistributedLock lock = fx.lock(b -> b.retry(LockRetryPolicy.defaultPolicy()));
     holdElsewhere("k");
     AtomicBoolean ran = new AtomicBoolean();
     CompletableFuture<Object> run =
@@ -68,7 +68,7 @@ class AcquisitionTest {
 
   @Test
   void leaseDefaultsAndIsCappedAtMaxLease() {
-    ComposedLock lock =
+    DistributedLock lock =
         fx.lock(b -> b.defaultLease(Duration.ofSeconds(1)).maxLease(Duration.ofSeconds(2)));
     Instant start = fx.clock.instant();
     LockHandle d = lock.tryAcquire("a").orElseThrow();
@@ -82,7 +82,7 @@ class AcquisitionTest {
 
   @Test
   void oneOwnerTokenPerAcquisitionReusedForRetriesAndRelease() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     LockHandle other = holdElsewhere("k");
     assertThat(lock.tryAcquire("k", opts().retry(LockRetryPolicy.immediate(2)).build())).isEmpty();
     List<RecordingBackend.Call> retries = fx.backend.calls("acquire").subList(1, 4);
@@ -108,7 +108,7 @@ class AcquisitionTest {
   @Test
   void twoInstancesExcludeEachOther() {
     LockHandle a = fx.lock().tryAcquire("k").orElseThrow();
-    ComposedLock b = fx.lock();
+    DistributedLock b = fx.lock();
     assertThat(b.tryAcquire("k")).isEmpty();
     a.close();
     assertThat(b.tryAcquire("k")).isPresent();
@@ -116,7 +116,7 @@ class AcquisitionTest {
 
   @Test
   void retryExhaustion() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     holdElsewhere("k");
     fx.events.clear();
     assertThatThrownBy(() -> lock.executeWithLock("k", h -> 1))
@@ -137,7 +137,7 @@ class AcquisitionTest {
 
   @Test
   void maxWaitHundredWithFortyMsIntervalMakesThreeAttempts() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     holdElsewhere("k");
     LockOptions o = opts().maxWait(ms(100)).retry(LockRetryPolicy.interval(5, ms(40))).build();
     CompletableFuture<LockHandle> f = lock.acquireAsync("k", o);
@@ -152,7 +152,7 @@ class AcquisitionTest {
 
   @Test
   void blockingAcquireWaitsOnTheClockWithoutSleeping() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     holdElsewhere("k");
     LockOptions o = opts().maxWait(ms(100)).retry(LockRetryPolicy.interval(5, ms(40))).build();
     CompletableFuture<LockHandle> f = onThread(() -> lock.acquire("k", o));
@@ -188,8 +188,8 @@ class AcquisitionTest {
   @Test
   void noAttemptIsSentOnceMaxWaitHasPassed() {
     holdElsewhere("k");
-    ComposedLock lock =
-        ComposedLock.builder(KernelFixture.options().build(), fx.backend)
+    DistributedLock lock =
+        DistributedLock.builder(KernelFixture.options().build(), fx.backend)
             .clock(late(fx.clock, ms(100)))
             .logger(fx.log)
             .build();
@@ -203,7 +203,7 @@ class AcquisitionTest {
 
   @Test
   void maxWaitZeroWaitsForTheReplyWithoutBound() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     fx.faults.holdReplies();
     CompletableFuture<Optional<LockHandle>> f = lock.tryAcquireAsync("k");
     assertThat(fx.clock.pendingTimers()).isEqualTo(1); // the lease-end timer only
@@ -215,7 +215,7 @@ class AcquisitionTest {
 
   @Test
   void interruptDuringRetryDelayEndsTheWaitAndLeavesNothing() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     LockHandle other = holdElsewhere("k");
     Thread[] caller = new Thread[1];
     CompletableFuture<Boolean> flag = new CompletableFuture<>();
@@ -245,7 +245,7 @@ class AcquisitionTest {
   void backendFailureIsTypedAndNeverRetried() {
     for (LockFailureKind kind : LockFailureKind.values()) {
       KernelFixture f2 = new KernelFixture();
-      ComposedLock lock = f2.lock();
+      DistributedLock lock = f2.lock();
       f2.faults.failNext(1, kind, Operation.ACQUIRE);
       assertThatThrownBy(
               () -> lock.tryAcquire("k", opts().retry(LockRetryPolicy.immediate(3)).build()))
@@ -269,7 +269,7 @@ class AcquisitionTest {
         new Throwable[] {new IllegalStateException("x"), new TimeoutException("t")}) {
       RecordingBackend failing =
           new RecordingBackend(new ThrowingAcquireBackend(fx.memory, error), fx.clock);
-      ComposedLock lock = fx.lock(b -> b, failing);
+      DistributedLock lock = fx.lock(b -> b, failing);
       assertThatThrownBy(() -> lock.executeWithLock("k", h -> 1))
           .isInstanceOfSatisfying(
               LockProviderUnavailableException.class,
@@ -283,7 +283,7 @@ class AcquisitionTest {
   @Test
   void aGrantArrivingWhenTheLeaseIsSpentIsRejectedAndReleased() {
     SlowBackend slow = new SlowBackend(fx.backend, fx.clock, Duration.ofSeconds(1));
-    ComposedLock lock = fx.lock(b -> b, slow);
+    DistributedLock lock = fx.lock(b -> b, slow);
     AtomicBoolean ran = new AtomicBoolean();
     assertThatThrownBy(
             () ->

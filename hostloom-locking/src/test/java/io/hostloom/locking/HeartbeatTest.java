@@ -46,7 +46,7 @@ class HeartbeatTest {
 
   @Test
   void heartbeatsAtHalfTheRemainingLeaseUntilMaxHold() {
-    ComposedLock lock = fx.lock(b -> b.maxHold(ms(1200)));
+    DistributedLock lock = fx.lock(b -> b.maxHold(ms(1200)));
     LockHandle h = lock.tryAcquire("k", auto(ms(1000))).orElseThrow();
     fx.clock.advance(ms(500));
     assertThat(h.leaseEnd()).isEqualTo(EPOCH.plusMillis(1500));
@@ -126,7 +126,7 @@ class HeartbeatTest {
 
   @Test
   void strictMaxHoldEndsTheLeaseExactlyAtMaxHold() {
-    ComposedLock lock = fx.lock(b -> b.maxHold(ms(1200)).strictMaxHold(true));
+    DistributedLock lock = fx.lock(b -> b.maxHold(ms(1200)).strictMaxHold(true));
     LockHandle h = lock.tryAcquire("k", auto(ms(1000))).orElseThrow();
     fx.clock.advance(ms(500));
     assertThat(h.leaseEnd()).isEqualTo(EPOCH.plusMillis(1200));

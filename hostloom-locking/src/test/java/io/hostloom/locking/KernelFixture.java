@@ -26,16 +26,16 @@ final class KernelFixture {
     return LockingOptions.builder().namespace("test").retry(LockRetryPolicy.immediate(3));
   }
 
-  ComposedLock lock() {
+  DistributedLock lock() {
     return lock(UnaryOperator.identity());
   }
 
-  ComposedLock lock(UnaryOperator<LockingOptions.Builder> configure) {
+  DistributedLock lock(UnaryOperator<LockingOptions.Builder> configure) {
     return lock(configure, backend);
   }
 
-  ComposedLock lock(UnaryOperator<LockingOptions.Builder> configure, LockBackend over) {
-    return ComposedLock.builder(configure.apply(options()).build(), over)
+  DistributedLock lock(UnaryOperator<LockingOptions.Builder> configure, LockBackend over) {
+    return DistributedLock.builder(configure.apply(options()).build(), over)
         .clock(clock)
         .listener(events)
         .logger(log)

@@ -23,7 +23,7 @@ class LeaseAndExtensionTest {
   }
 
   private LockHandle acquireWithReplyAt(Duration replyAt, Duration lease) {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     fx.faults.holdReplies();
     CompletableFuture<Optional<LockHandle>> f = lock.tryAcquireAsync("k", lease(lease));
     fx.clock.advance(replyAt);
@@ -53,7 +53,7 @@ class LeaseAndExtensionTest {
 
   @Test
   void holdThresholdWarningAtEightyPercentOnceAndNotAfterClose() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     LockHandle h = lock.tryAcquire("k", lease(ms(1000))).orElseThrow();
     fx.clock.advance(ms(799));
     assertThat(fx.log.containing("3103")).isEmpty();
@@ -69,7 +69,7 @@ class LeaseAndExtensionTest {
 
   @Test
   void holdThresholdWarningAlsoFiresForAnAlreadyLostLease() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     LockHandle h = lock.tryAcquire("k", lease(ms(1000))).orElseThrow();
     // take the lease away behind the handle's back, then a refused extension loses it
     String owner = fx.backend.calls("acquire").get(0).owner();
@@ -92,7 +92,7 @@ class LeaseAndExtensionTest {
 
   @Test
   void extendOnALostOrClosedHandleIsFalseWithoutABackendCall() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     LockHandle lost = lock.tryAcquire("k", lease(ms(100))).orElseThrow();
     fx.clock.advance(ms(100));
     LockHandle closed = lock.tryAcquire("j").orElseThrow();
@@ -104,7 +104,7 @@ class LeaseAndExtensionTest {
 
   @Test
   void extensionsAreCappedAtMaxLease() {
-    ComposedLock lock =
+    DistributedLock lock =
         fx.lock(b -> b.maxLease(Duration.ofSeconds(2)).defaultLease(Duration.ofSeconds(1)));
     LockHandle h = lock.tryAcquire("k", lease(Duration.ofSeconds(10))).orElseThrow();
     assertThat(h.leaseEnd()).isEqualTo(EPOCH.plusSeconds(2));
@@ -135,7 +135,7 @@ class LeaseAndExtensionTest {
 
   @Test
   void aRefusedExtensionLosesTheHandle() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     LockHandle h = lock.tryAcquire("k").orElseThrow();
     String owner = fx.backend.calls("acquire").get(0).owner();
     assertThat(fx.memory.release("test:lock:k", owner).join().released()).isTrue();
@@ -221,7 +221,7 @@ class LeaseAndExtensionTest {
 
   @Test
   void aQueuedExtensionFindingTheHandleClosedOrExpiredIsFalseWithoutDispatch() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     LockHandle h = lock.tryAcquire("k", lease(ms(1000))).orElseThrow();
     fx.faults.holdReplies(Operation.EXTEND);
     CompletableFuture<Boolean> inFlight = h.extendAsync(ms(5000));

@@ -16,7 +16,7 @@ class LockKeyTest {
 
   @Test
   void nullAndEmptyKeysFailBeforeAnyBackendCallInEveryMode() {
-    for (ComposedLock lock : new ComposedLock[] {fx.lock(), fx.lock(b -> b.enabled(false))}) {
+    for (DistributedLock lock : new DistributedLock[] {fx.lock(), fx.lock(b -> b.enabled(false))}) {
       assertThatThrownBy(() -> lock.tryAcquire(null)).isInstanceOf(NullPointerException.class);
       assertThatThrownBy(() -> lock.tryAcquire("")).isInstanceOf(IllegalArgumentException.class);
       assertThatThrownBy(() -> lock.executeWithLock("", h -> 1))
@@ -28,12 +28,12 @@ class LockKeyTest {
 
   @Test
   void keyLengthLimit() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     assertThatThrownBy(() -> lock.tryAcquire("k".repeat(513)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(LockingOptions.KEY_MAX_KEY_LENGTH);
     lock.tryAcquire("k".repeat(512)).orElseThrow().close();
-    ComposedLock short10 = fx.lock(b -> b.maxKeyLength(10));
+    DistributedLock short10 = fx.lock(b -> b.maxKeyLength(10));
     assertThatThrownBy(() -> short10.tryAcquire("k".repeat(11)))
         .isInstanceOf(IllegalArgumentException.class);
     short10.tryAcquire("k".repeat(10)).orElseThrow().close();

@@ -72,7 +72,7 @@ class LockingOptionsTest {
     assertThatThrownBy(() -> DistributedLock.create(LockingOptions.of("x"), null))
         .isInstanceOf(NullPointerException.class)
         .hasMessageContaining("backend");
-    ComposedLock disabled =
+    DistributedLock disabled =
         DistributedLock.create(
             LockingOptions.builder().namespace("x").enabled(false).build(), null);
     assertThat(disabled.isCoordinated()).isFalse();
@@ -94,8 +94,8 @@ class LockingOptionsTest {
 
   @Test
   void lockOpenedAndClosedEventsFeedTheEnabledGauge() {
-    ComposedLock on = fx.lock();
-    ComposedLock off = fx.lock(b -> b.enabled(false));
+    DistributedLock on = fx.lock();
+    DistributedLock off = fx.lock(b -> b.enabled(false));
     on.close();
     on.close();
     off.close();

@@ -59,7 +59,7 @@ class LossAndReleaseTest {
 
   @Test
   void onLostCancelCancelsAnAsyncAction() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     CompletableFuture<String> action = new CompletableFuture<>();
     CompletableFuture<String> out =
         lock.executeWithLockAsync(
@@ -72,7 +72,7 @@ class LossAndReleaseTest {
 
   @Test
   void onLostCancelInterruptsOnlyWhileTheActionRunsAndClearsTheFlag() throws Exception {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     CountDownLatch started = new CountDownLatch(1);
     CompletableFuture<Boolean> flagAfter = new CompletableFuture<>();
     CompletableFuture<Object> out =
@@ -100,7 +100,7 @@ class LossAndReleaseTest {
 
   @Test
   void onLostObserveKeepsTheActionRunningAndReturnsItsResult() throws Exception {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     CountDownLatch started = new CountDownLatch(1);
     CountDownLatch proceed = new CountDownLatch(1);
     CompletableFuture<String> out =
@@ -127,32 +127,24 @@ class LossAndReleaseTest {
     LockEventListener failing =
         new LockEventListener() {
           @Override
-          public void leaseLost(String namespace, String key, LossReason reason) {
-            counting.leaseLost(namespace, key, reason);
+          public void leaseLost(LeaseLost e) {
+            counting.leaseLost(e);
             throw new IllegalStateException("listener boom");
           }
 
           @Override
-          public void acquireFinished(
-              Object context,
-              String namespace,
-              String key,
-              AcquireResult result,
-              long waitedNanos,
-              int attempts,
-              Throwable failure) {
-            counting.acquireFinished(
-                context, namespace, key, result, waitedNanos, attempts, failure);
+          public void acquireFinished(AcquireFinished e) {
+            counting.acquireFinished(e);
           }
 
           @Override
-          public void released(String namespace, String key, long holdNanos, boolean wasActive) {
-            counting.released(namespace, key, holdNanos, wasActive);
+          public void released(Released e) {
+            counting.released(e);
             throw new IllegalStateException("listener boom");
           }
         };
-    ComposedLock lock =
-        ComposedLock.builder(KernelFixture.options().build(), fx.backend)
+    DistributedLock lock =
+        DistributedLock.builder(KernelFixture.options().build(), fx.backend)
             .clock(fx.clock)
             .listener(failing)
             .logger(fx.log)
@@ -236,7 +228,7 @@ class LossAndReleaseTest {
 
   @Test
   void executeRecordsTheHoldDurationAndReleasesOnSuccessAndFailure() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     int result =
         lock.executeWithLock(
             "k",

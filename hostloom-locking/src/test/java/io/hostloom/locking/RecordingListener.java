@@ -41,75 +41,73 @@ final class RecordingListener implements LockEventListener {
   }
 
   @Override
-  public void lockOpened(String namespace, boolean enabled) {
-    add("opened:" + namespace + ":" + enabled);
+  public void lockOpened(LockLifecycle e) {
+    add("opened:" + e.namespace() + ":" + e.enabled());
   }
 
   @Override
-  public void lockClosed(String namespace, boolean enabled) {
-    add("closed:" + namespace);
+  public void lockClosed(LockLifecycle e) {
+    add("closed:" + e.namespace());
   }
 
   @Override
-  public Object executeStarted(String namespace, String key, boolean coordinated) {
-    add("execute-start:" + key + ":" + coordinated);
+  public Object executeStarted(ExecuteStarted e) {
+    add("execute-start:" + e.key() + ":" + e.coordinated());
     return "exec-ctx";
   }
 
   @Override
-  public void executeFinished(
-      Object context, String namespace, String key, long holdNanos, Throwable failure) {
-    add("execute-end:" + key + ":" + context + ":" + (failure == null ? "ok" : "failed"));
+  public void executeFinished(ExecuteFinished e) {
+    add(
+        "execute-end:"
+            + e.key()
+            + ":"
+            + e.context()
+            + ":"
+            + (e.failure() == null ? "ok" : "failed"));
   }
 
   @Override
-  public Object acquireStarted(String namespace, String key, Object parent) {
-    add("acquire-start:" + key + ":" + parent);
+  public Object acquireStarted(AcquireStarted e) {
+    add("acquire-start:" + e.key() + ":" + e.parent());
     return "acq-ctx";
   }
 
   @Override
-  public void acquireFinished(
-      Object context,
-      String namespace,
-      String key,
-      AcquireResult result,
-      long waitedNanos,
-      int attempts,
-      Throwable failure) {
+  public void acquireFinished(AcquireFinished e) {
     synchronized (this) {
-      this.waitedNanos.add(waitedNanos);
+      this.waitedNanos.add(e.waitedNanos());
     }
-    add("acquire:" + result + ":" + attempts);
-    if (result == AcquireResult.ACQUIRED) {
+    add("acquire:" + e.result() + ":" + e.attempts());
+    if (e.result() == AcquireResult.ACQUIRED) {
       add("active+1");
     }
   }
 
   @Override
-  public void leaseLost(String namespace, String key, LossReason reason) {
-    add("lost:" + reason);
+  public void leaseLost(LeaseLost e) {
+    add("lost:" + e.reason());
     add("active-1");
   }
 
   @Override
-  public void released(String namespace, String key, long holdNanos, boolean wasActive) {
+  public void released(Released e) {
     synchronized (this) {
-      this.holdNanos.add(holdNanos);
+      this.holdNanos.add(e.holdNanos());
     }
-    add("released:" + wasActive);
-    if (wasActive) {
+    add("released:" + e.wasActive());
+    if (e.wasActive()) {
       add("active-1");
     }
   }
 
   @Override
-  public void extended(String namespace, String key, ExtendResult result, boolean automatic) {
-    add("extend:" + result + (automatic ? ":auto" : ":manual"));
+  public void extended(Extended e) {
+    add("extend:" + e.result() + (e.automatic() ? ":auto" : ":manual"));
   }
 
   @Override
-  public void orphanReleased(String namespace, String key, OrphanResult result) {
-    add("orphan:" + result);
+  public void orphanReleased(OrphanReleased e) {
+    add("orphan:" + e.result());
   }
 }

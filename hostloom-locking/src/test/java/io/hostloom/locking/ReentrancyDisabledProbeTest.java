@@ -18,7 +18,7 @@ class ReentrancyDisabledProbeTest {
 
   @Test
   void reacquiringAKeyHeldByTheSameThreadsExecuteThrowsWithoutABackendCall() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     lock.runWithLock(
         "k",
         h -> {
@@ -41,7 +41,7 @@ class ReentrancyDisabledProbeTest {
 
   @Test
   void withoutDetectionANestedAcquisitionIsOrdinaryContention() {
-    ComposedLock lock = fx.lock(b -> b.detectReentrancy(false));
+    DistributedLock lock = fx.lock(b -> b.detectReentrancy(false));
     lock.runWithLock(
         "k",
         h ->
@@ -52,7 +52,7 @@ class ReentrancyDisabledProbeTest {
 
   @Test
   void tryAcquireHandlesAreNotTrackedAndTheHeldSetIsRestored() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     LockHandle h = lock.tryAcquire("k").orElseThrow();
     assertThatThrownBy(
             () -> lock.executeWithLock("k", opts().maxWait(Duration.ZERO).build(), g -> 1))
@@ -64,8 +64,8 @@ class ReentrancyDisabledProbeTest {
 
   @Test
   void detectionIsSharedByLocksOfTheSameNamespace() {
-    ComposedLock one = fx.lock();
-    ComposedLock two = fx.lock();
+    DistributedLock one = fx.lock();
+    DistributedLock two = fx.lock();
     one.runWithLock(
         "k",
         h ->
@@ -75,7 +75,7 @@ class ReentrancyDisabledProbeTest {
 
   @Test
   void anotherThreadIsAnotherFlow() throws Exception {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     lock.runWithLock(
         "k",
         h -> {
@@ -99,7 +99,7 @@ class ReentrancyDisabledProbeTest {
 
   @Test
   void disabledModeRunsActionsAtOnceWithAPlaceholder() throws Exception {
-    ComposedLock lock = fx.lock(b -> b.enabled(false), UNTOUCHABLE);
+    DistributedLock lock = fx.lock(b -> b.enabled(false), UNTOUCHABLE);
     assertThat(lock.isCoordinated()).isFalse();
     String r =
         lock.executeWithLock(
@@ -130,8 +130,8 @@ class ReentrancyDisabledProbeTest {
 
   @Test
   void probeDescribesTheComposition() {
-    ComposedLock lock =
-        ComposedLock.builder(LockingOptions.of("billing"), fx.memory).logger(fx.log).build();
+    DistributedLock lock =
+        DistributedLock.builder(LockingOptions.of("billing"), fx.memory).logger(fx.log).build();
     LockDescription d = LockingProbe.describe(lock);
     assertThat(d.namespace()).isEqualTo("billing");
     assertThat(d.backend()).isEqualTo("in-memory");
@@ -173,6 +173,9 @@ class ReentrancyDisabledProbeTest {
     public boolean isCoordinated() {
       return true;
     }
+
+    @Override
+    public void close() {}
 
     @Override
     public <T, X extends Exception> T executeWithLock(
@@ -238,7 +241,7 @@ class ReentrancyDisabledProbeTest {
 
   @Test
   void fencingTokensIncreaseAcrossGrantsOfAKey() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     LockHandle first = lock.tryAcquire("k").orElseThrow();
     long t1 = first.fencingToken();
     first.close();

@@ -15,7 +15,7 @@ class TelemetryEventsTest {
 
   @Test
   void executeWrapsAcquireAndReleaseInOrder() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     fx.events.clear();
     lock.runWithLock("k", h -> {});
     assertThat(fx.events.events())
@@ -31,7 +31,7 @@ class TelemetryEventsTest {
 
   @Test
   void outcomesOfAcquisitions() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     LockHandle held = fx.lock().tryAcquire("k").orElseThrow();
     fx.events.clear();
     assertThat(lock.tryAcquire("k")).isEmpty();
@@ -45,7 +45,7 @@ class TelemetryEventsTest {
 
   @Test
   void noAcquireDurationForCancellationReentrancyArgumentsOrClosedLock() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     fx.events.clear();
     assertThatThrownBy(() -> lock.tryAcquire(" ")).isInstanceOf(IllegalArgumentException.class);
     lock.runWithLock(
@@ -78,7 +78,7 @@ class TelemetryEventsTest {
 
   @Test
   void ownerTokensNeverReachTheLog() {
-    ComposedLock lock = fx.lock();
+    DistributedLock lock = fx.lock();
     fx.faults.holdReplies();
     CompletableFuture<Optional<LockHandle>> f =
         lock.tryAcquireAsync("k", lease(Duration.ofSeconds(1)));

@@ -42,7 +42,7 @@ class WakeOnReleaseTest {
   @Test
   void aWaiterIsGrantedAtTheInstantOfTheHoldersRelease() {
     SignallingBackend sb = new SignallingBackend(fx.backend, fx.memory);
-    ComposedLock lock = fx.lock(b -> b, sb);
+    DistributedLock lock = fx.lock(b -> b, sb);
     LockHandle holder = holdElsewhere("k");
     CompletableFuture<LockHandle> f = lock.acquireAsync("k", LINEAR_50);
     assertThat(f).isNotDone();
@@ -71,9 +71,9 @@ class WakeOnReleaseTest {
   @Test
   void withoutTheSignalTheWaiterWaitsTheWholeStep() {
     SignallingBackend sb = new SignallingBackend(fx.backend, fx.memory);
-    ComposedLock switchedOff = fx.lock(b -> b.wakeOnRelease(false), sb);
-    ComposedLock noCapability = fx.lock(b -> b, fx.backend);
-    for (ComposedLock lock : List.of(switchedOff, noCapability)) {
+    DistributedLock switchedOff = fx.lock(b -> b.wakeOnRelease(false), sb);
+    DistributedLock noCapability = fx.lock(b -> b, fx.backend);
+    for (DistributedLock lock : List.of(switchedOff, noCapability)) {
       int before = fx.backend.calls("acquire").size();
       Duration t0 = fx.clock.elapsed();
       LockHandle holder = holdElsewhere("k");
@@ -95,7 +95,7 @@ class WakeOnReleaseTest {
   @Test
   void statementTwentyTwoArithmeticIsUnchangedWhenNoSignalFires() {
     SignallingBackend sb = new SignallingBackend(fx.backend, fx.memory);
-    ComposedLock lock = fx.lock(b -> b, sb);
+    DistributedLock lock = fx.lock(b -> b, sb);
     holdElsewhere("k");
     LockOptions o = opts().maxWait(ms(100)).retry(LockRetryPolicy.interval(5, ms(40))).build();
     CompletableFuture<LockHandle> f = lock.acquireAsync("k", o);
@@ -115,7 +115,7 @@ class WakeOnReleaseTest {
   @Test
   void retryExhaustionWithImmediateRetriesNeverSubscribes() {
     SignallingBackend sb = new SignallingBackend(fx.backend, fx.memory);
-    ComposedLock lock = fx.lock(b -> b, sb); // immediate(3): no wait can follow any attempt
+    DistributedLock lock = fx.lock(b -> b, sb); // immediate(3): no wait can follow any attempt
     holdElsewhere("k");
     LockNotAcquiredException e =
         (LockNotAcquiredException) failure(lock.acquireAsync("k", LockOptions.DEFAULTS));
@@ -127,7 +127,7 @@ class WakeOnReleaseTest {
   @Test
   void maxWaitStillBoundsAWokenWaiter() {
     SignallingBackend sb = new SignallingBackend(fx.backend, fx.memory);
-    ComposedLock lock = fx.lock(b -> b, sb);
+    DistributedLock lock = fx.lock(b -> b, sb);
     LockHandle first = holdElsewhere("k");
     LockOptions o = opts().maxWait(ms(100)).retry(LockRetryPolicy.linear(10, ms(50))).build();
     CompletableFuture<LockHandle> f = lock.acquireAsync("k", o);
@@ -149,7 +149,7 @@ class WakeOnReleaseTest {
   @Test
   void aSpuriousSignalCostsOneAttemptButNoRetryAndFalseIsIgnored() {
     ManualSignal signal = new ManualSignal();
-    ComposedLock lock = fx.lock(b -> b, new SignallingBackend(fx.backend, signal));
+    DistributedLock lock = fx.lock(b -> b, new SignallingBackend(fx.backend, signal));
     holdElsewhere("k");
     CompletableFuture<LockHandle> f = lock.acquireAsync("k", LINEAR_50);
     assertThat(signal.maxWaits).containsExactly(ms(50)); // bounded by the delay it may shorten
@@ -182,7 +182,7 @@ class WakeOnReleaseTest {
   @Test
   void aWokenAttemptRefusedAfterItsStepEndedStandsInForTheStepsAttempt() {
     ManualSignal signal = new ManualSignal();
-    ComposedLock lock = fx.lock(b -> b, new SignallingBackend(fx.backend, signal));
+    DistributedLock lock = fx.lock(b -> b, new SignallingBackend(fx.backend, signal));
     holdElsewhere("k");
     LockOptions o = opts().retry(LockRetryPolicy.linear(2, ms(50))).build();
     CompletableFuture<LockHandle> f = lock.acquireAsync("k", o);
@@ -207,7 +207,7 @@ class WakeOnReleaseTest {
   @Test
   void aReleaseWhileAWokenAttemptIsInFlightWakesItAgainAtItsRefusal() {
     ManualSignal signal = new ManualSignal();
-    ComposedLock lock = fx.lock(b -> b, new SignallingBackend(fx.backend, signal));
+    DistributedLock lock = fx.lock(b -> b, new SignallingBackend(fx.backend, signal));
     holdElsewhere("k");
     CompletableFuture<LockHandle> f = lock.acquireAsync("k", LINEAR_50);
     fx.clock.advance(ms(10));
@@ -355,7 +355,7 @@ class WakeOnReleaseTest {
   @Test
   void aReleaseWhileTheRefusedReplyIsInFlightIsNotMissed() {
     SignallingBackend sb = new SignallingBackend(fx.backend, fx.memory);
-    ComposedLock lock = fx.lock(b -> b, sb);
+    DistributedLock lock = fx.lock(b -> b, sb);
     LockHandle holder = holdElsewhere("k");
     fx.faults.holdReplies(); // the attempt is refused by the backend; its reply is late
     CompletableFuture<LockHandle> f = lock.acquireAsync("k", LINEAR_50);
@@ -372,7 +372,7 @@ class WakeOnReleaseTest {
   @Test
   void subscribesBeforeSendingOnlyWhenAWaitCanFollowAndEndsItOnGrant() {
     SignallingBackend sb = new SignallingBackend(fx.backend, fx.memory);
-    ComposedLock lock = fx.lock(b -> b, sb);
+    DistributedLock lock = fx.lock(b -> b, sb);
     LockHandle h = lock.acquire("free", LINEAR_50);
     assertThat(sb.log).containsExactly("awaitRelease 50 ms", "acquire");
     assertThat(sb.subscriptions)
@@ -391,7 +391,7 @@ class WakeOnReleaseTest {
   @Test
   void abandoningOrClosingEndsTheSubscription() {
     SignallingBackend sb = new SignallingBackend(fx.backend, fx.memory);
-    ComposedLock lock = fx.lock(b -> b, sb);
+    DistributedLock lock = fx.lock(b -> b, sb);
     holdElsewhere("k");
     CompletableFuture<LockHandle> abandoned = lock.acquireAsync("k", LINEAR_50);
     abandoned.cancel(false);
@@ -413,7 +413,7 @@ class WakeOnReleaseTest {
         };
     ReleaseSignal returnsNull = (key, maxWait) -> null;
     for (ReleaseSignal broken : List.of(throwing, returnsNull)) {
-      ComposedLock lock = fx.lock(b -> b, new SignallingBackend(fx.backend, broken));
+      DistributedLock lock = fx.lock(b -> b, new SignallingBackend(fx.backend, broken));
       Duration t0 = fx.clock.elapsed();
       LockHandle holder = holdElsewhere("k");
       CompletableFuture<LockHandle> f = lock.acquireAsync("k", LINEAR_50);
@@ -429,17 +429,17 @@ class WakeOnReleaseTest {
   @Test
   void theProbeSaysWhetherWaitsWakeOnRelease() {
     SignallingBackend sb = new SignallingBackend(fx.backend, fx.memory);
-    assertThat(fx.lock(b -> b, sb).describe().lines())
+    assertThat(LockingProbe.describe(fx.lock(b -> b, sb)).lines())
         .last()
         .asString()
         .startsWith(LockingOptions.KEY_WAKE_ON_RELEASE + " = true")
         .contains("signals releases");
-    assertThat(fx.lock().describe().lines())
+    assertThat(LockingProbe.describe(fx.lock()).lines())
         .last()
         .asString()
         .startsWith(LockingOptions.KEY_WAKE_ON_RELEASE + " = true")
         .contains("no release signal");
-    assertThat(fx.lock(b -> b.wakeOnRelease(false), sb).describe().lines())
+    assertThat(LockingProbe.describe(fx.lock(b -> b.wakeOnRelease(false), sb)).lines())
         .last()
         .asString()
         .isEqualTo(LockingOptions.KEY_WAKE_ON_RELEASE + " = false (retry waits poll)");
@@ -454,7 +454,7 @@ class WakeOnReleaseTest {
     AtomicInteger runs = new AtomicInteger();
     List<CompletableFuture<Integer>> workers = new ArrayList<>();
     for (int w = 0; w < 4; w++) {
-      ComposedLock lock = DistributedLock.create(LockingOptions.of("real"), shared);
+      DistributedLock lock = DistributedLock.create(LockingOptions.of("real"), shared);
       workers.add(
           KernelFixture.onThread(
               () -> {

@@ -1,7 +1,6 @@
 package io.hostloom.micrometer;
 
 import io.hostloom.locking.LockEventListener;
-import io.hostloom.locking.LossReason;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -19,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Turns a lock's {@link LockEventListener} events into the contract's meters and observations. Pass
- * it to {@code ComposedLock.builder(...).listener(...)}; one instance can serve many locks.
+ * it to {@code DistributedLock.builder(...).listener(...)}; one instance can serve many locks.
  *
  * <p>Meters (every one tagged {@value #NAMESPACE_TAG}; keys and owner tokens are never tags):
  *
@@ -131,7 +130,9 @@ public final class LockMetricsListener implements LockEventListener {
   }
 
   @Override
-  public void lockOpened(String namespace, boolean enabledLock) {
+  public void lockOpened(LockLifecycle e) {
+    String namespace = e.namespace();
+    boolean enabledLock = e.enabled();
     active(namespace);
     enabled.compute(
         namespace,
@@ -150,7 +151,9 @@ public final class LockMetricsListener implements LockEventListener {
   }
 
   @Override
-  public void lockClosed(String namespace, boolean enabledLock) {
+  public void lockClosed(LockLifecycle e) {
+    String namespace = e.namespace();
+    boolean enabledLock = e.enabled();
     enabled.computeIfPresent(
         namespace,
         (ns, state) -> {
@@ -164,17 +167,18 @@ public final class LockMetricsListener implements LockEventListener {
   }
 
   @Override
-  public Object executeStarted(String namespace, String key, boolean coordinated) {
+  public Object executeStarted(ExecuteStarted e) {
     return Observation.createNotStarted(EXECUTE_OBSERVATION, observations)
-        .lowCardinalityKeyValue(NAMESPACE_TAG, namespace)
-        .highCardinalityKeyValue(KEY_TAG, key)
+        .lowCardinalityKeyValue(NAMESPACE_TAG, e.namespace())
+        .highCardinalityKeyValue(KEY_TAG, e.key())
         .start();
   }
 
   @Override
-  public void executeFinished(
-      Object context, String namespace, String key, long holdNanos, Throwable failure) {
-    if (context instanceof Observation o) {
+  public void executeFinished(ExecuteFinished e) {
+    long holdNanos = e.holdNanos();
+    Throwable failure = e.failure();
+    if (e.context() instanceof Observation o) {
       if (holdNanos >= 0) {
         o.highCardinalityKeyValue(HOLD_MS_TAG, Long.toString(holdNanos / 1_000_000));
       }
@@ -186,33 +190,30 @@ public final class LockMetricsListener implements LockEventListener {
   }
 
   @Override
-  public Object acquireStarted(String namespace, String key, Object parent) {
+  public Object acquireStarted(AcquireStarted e) {
     Observation o =
         Observation.createNotStarted(ACQUIRE_OBSERVATION, observations)
-            .lowCardinalityKeyValue(NAMESPACE_TAG, namespace)
-            .highCardinalityKeyValue(KEY_TAG, key);
-    if (parent instanceof Observation p) {
+            .lowCardinalityKeyValue(NAMESPACE_TAG, e.namespace())
+            .highCardinalityKeyValue(KEY_TAG, e.key());
+    if (e.parent() instanceof Observation p) {
       o.parentObservation(p);
     }
     return o.start();
   }
 
   @Override
-  public void acquireFinished(
-      Object context,
-      String namespace,
-      String key,
-      AcquireResult result,
-      long waitedNanos,
-      int attempts,
-      Throwable failure) {
+  public void acquireFinished(AcquireFinished e) {
+    String namespace = e.namespace();
+    AcquireResult result = e.result();
+    long waitedNanos = e.waitedNanos();
+    Throwable failure = e.failure();
     if (result != AcquireResult.ABANDONED) {
       timer(ACQUIRE_DURATION, namespace, tag(result)).record(waitedNanos, TimeUnit.NANOSECONDS);
     }
     if (result == AcquireResult.ACQUIRED) {
       active(namespace).incrementAndGet();
     }
-    if (context instanceof Observation o) {
+    if (e.context() instanceof Observation o) {
       o.lowCardinalityKeyValue(ACQUIRED_TAG, Boolean.toString(result == AcquireResult.ACQUIRED));
       o.lowCardinalityKeyValue(OUTCOME_TAG, tag(result));
       if (result != AcquireResult.UNAVAILABLE) {
@@ -226,33 +227,33 @@ public final class LockMetricsListener implements LockEventListener {
   }
 
   @Override
-  public void leaseLost(String namespace, String key, LossReason reason) {
-    counter(LOST, namespace, REASON_TAG, reason.tagValue()).increment();
-    active(namespace).decrementAndGet();
+  public void leaseLost(LeaseLost e) {
+    counter(LOST, e.namespace(), REASON_TAG, e.reason().tagValue()).increment();
+    active(e.namespace()).decrementAndGet();
   }
 
   @Override
-  public void released(String namespace, String key, long holdNanos, boolean wasActive) {
-    timer(HOLD_DURATION, namespace, null).record(holdNanos, TimeUnit.NANOSECONDS);
-    if (wasActive) {
-      active(namespace).decrementAndGet();
+  public void released(Released e) {
+    timer(HOLD_DURATION, e.namespace(), null).record(e.holdNanos(), TimeUnit.NANOSECONDS);
+    if (e.wasActive()) {
+      active(e.namespace()).decrementAndGet();
     }
   }
 
   @Override
-  public void extended(String namespace, String key, ExtendResult result, boolean automatic) {
+  public void extended(Extended e) {
     counter(
             EXTEND,
-            namespace,
+            e.namespace(),
             OUTCOME_TAG,
-            tag(result),
+            tag(e.result()),
             EXTEND_KIND_TAG,
-            automatic ? "automatic" : "manual")
+            e.automatic() ? "automatic" : "manual")
         .increment();
   }
 
   @Override
-  public void orphanReleased(String namespace, String key, OrphanResult result) {
-    counter(ORPHAN_RELEASES, namespace, OUTCOME_TAG, tag(result)).increment();
+  public void orphanReleased(OrphanReleased e) {
+    counter(ORPHAN_RELEASES, e.namespace(), OUTCOME_TAG, tag(e.result())).increment();
   }
 }

@@ -3,7 +3,7 @@ package io.hostloom.micrometer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hostloom.leadership.LeaderElector;
-import io.hostloom.locking.ComposedLock;
+import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockFailureKind;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.memory.InMemoryLockBackend;
@@ -22,8 +22,8 @@ class LeaderMetricsListenerTest {
     FaultInjectingLockBackend backend =
         new FaultInjectingLockBackend(new InMemoryLockBackend(clock));
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    try (ComposedLock lock =
-            ComposedLock.builder(LockingOptions.of("app"), backend).clock(clock).build();
+    try (DistributedLock lock =
+            DistributedLock.builder(LockingOptions.of("app"), backend).clock(clock).build();
         LeaderElector elector =
             LeaderElector.builder(lock, "billing")
                 .clock(clock)

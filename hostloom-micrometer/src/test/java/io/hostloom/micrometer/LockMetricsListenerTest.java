@@ -3,7 +3,7 @@ package io.hostloom.micrometer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.hostloom.locking.ComposedLock;
+import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockFailureKind;
 import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockOptions;
@@ -33,8 +33,8 @@ class LockMetricsListenerTest {
   private final TestObservationRegistry observations = TestObservationRegistry.create();
   private final LockMetricsListener metrics = new LockMetricsListener(meters, observations);
 
-  private ComposedLock lock(String namespace, boolean enabled) {
-    return ComposedLock.builder(
+  private DistributedLock lock(String namespace, boolean enabled) {
+    return DistributedLock.builder(
             LockingOptions.builder().namespace(namespace).enabled(enabled).build(), backend)
         .clock(clock)
         .listener(metrics)
@@ -56,8 +56,8 @@ class LockMetricsListenerTest {
 
   @Test
   void acquireDurationByOutcomeAndActiveAndHold() {
-    ComposedLock a = lock("billing", true);
-    ComposedLock b = lock("billing", true);
+    DistributedLock a = lock("billing", true);
+    DistributedLock b = lock("billing", true);
     LockHandle h = a.tryAcquire("invoice:1").orElseThrow();
     assertThat(activeNow("billing")).isEqualTo(1);
     assertThat(b.tryAcquire("invoice:1")).isEmpty();
@@ -89,7 +89,7 @@ class LockMetricsListenerTest {
 
   @Test
   void lostWithReasonAndActiveEndsOnce() {
-    ComposedLock a = lock("billing", true);
+    DistributedLock a = lock("billing", true);
     LockHandle h = a.tryAcquire("k", lease(Duration.ofSeconds(1))).orElseThrow();
     clock.advance(Duration.ofSeconds(1));
     h.close();
@@ -110,7 +110,7 @@ class LockMetricsListenerTest {
 
   @Test
   void orphanReleasesAndExtensions() {
-    ComposedLock a = lock("billing", true);
+    DistributedLock a = lock("billing", true);
     backend.holdReplies();
     CompletableFuture<Optional<LockHandle>> f = a.tryAcquireAsync("k");
     f.cancel(false);
@@ -152,8 +152,8 @@ class LockMetricsListenerTest {
 
   @Test
   void enabledGaugePerNamespaceRemovedWhenTheLastLockCloses() {
-    ComposedLock on = lock("billing", true);
-    ComposedLock off = lock("reports", false);
+    DistributedLock on = lock("billing", true);
+    DistributedLock off = lock("reports", false);
     assertThat(
             meters
                 .get(LockMetricsListener.ENABLED)
@@ -181,7 +181,7 @@ class LockMetricsListenerTest {
 
   @Test
   void everyMeterCarriesTheNamespaceAndNoKeyOrOwner() {
-    ComposedLock a = lock("billing", true);
+    DistributedLock a = lock("billing", true);
     LockHandle h = a.tryAcquire("secret-key", lease(Duration.ofSeconds(1))).orElseThrow();
     var unused = h.extend(Duration.ofSeconds(1));
     clock.advance(Duration.ofSeconds(1));
@@ -199,7 +199,7 @@ class LockMetricsListenerTest {
 
   @Test
   void executeAndAcquireObservations() {
-    ComposedLock a = lock("billing", true);
+    DistributedLock a = lock("billing", true);
     int r =
         a.executeWithLock(
             "invoice:1",
@@ -228,7 +228,7 @@ class LockMetricsListenerTest {
 
   @Test
   void aBackendFailureIsTheAcquireObservationsErrorWithoutWaitMs() {
-    ComposedLock a = lock("billing", true);
+    DistributedLock a = lock("billing", true);
     backend.failAll(LockFailureKind.UNAVAILABLE);
     assertThatThrownBy(() -> a.executeWithLock("k", h -> 1))
         .isInstanceOf(LockProviderUnavailableException.class);
@@ -243,7 +243,7 @@ class LockMetricsListenerTest {
 
   @Test
   void disabledExecuteStillOpensLockExecute() {
-    ComposedLock off = lock("reports", false);
+    DistributedLock off = lock("reports", false);
     off.runWithLock("k", h -> {});
     TestObservationRegistryAssert.assertThat(observations)
         .hasObservationWithNameEqualTo(LockMetricsListener.EXECUTE_OBSERVATION)

@@ -2,7 +2,6 @@ package io.hostloom.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hostloom.locking.ComposedLock;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockNotAcquiredException;
@@ -79,7 +78,7 @@ class HandOffLatencyTest {
     ExecutorService pool = Executors.newFixedThreadPool(THREADS);
     try (RedisLockBackend backend =
             RedisLockBackend.builder().client(client).uri(redis.uri()).build();
-        ComposedLock lock = DistributedLock.create(options, backend)) {
+        DistributedLock lock = DistributedLock.create(options, backend)) {
       if (wakeOnRelease) {
         ReleaseSignalTest.awaitSubscribed(backend);
       }

@@ -2,7 +2,6 @@ package io.hostloom.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hostloom.locking.ComposedLock;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockFailureKind;
 import io.hostloom.locking.LockHandle;
@@ -58,11 +57,11 @@ class RedisDistributedLockTest {
     ExecutorService pool = Executors.newFixedThreadPool(2 * threadsPerInstance);
     try (RedisLockBackend b1 = backend(redis.uri());
         RedisLockBackend b2 = backend(redis.uri());
-        ComposedLock l1 = DistributedLock.create(LockingOptions.of("excl"), b1);
-        ComposedLock l2 = DistributedLock.create(LockingOptions.of("excl"), b2)) {
+        DistributedLock l1 = DistributedLock.create(LockingOptions.of("excl"), b1);
+        DistributedLock l2 = DistributedLock.create(LockingOptions.of("excl"), b2)) {
       List<Future<?>> workers = new ArrayList<>();
       for (int t = 0; t < 2 * threadsPerInstance; t++) {
-        ComposedLock lock = t % 2 == 0 ? l1 : l2;
+        DistributedLock lock = t % 2 == 0 ? l1 : l2;
         workers.add(
             pool.submit(
                 () -> {
@@ -131,8 +130,8 @@ class RedisDistributedLockTest {
     try (RedisLockBackend holderBackend = backend(redis.uri());
         RedisLockBackend waiterBackend =
             RedisLockBackend.builder().client(waiterClient).uri(redis.uri()).build();
-        ComposedLock holder = DistributedLock.create(options, holderBackend);
-        ComposedLock waiter = DistributedLock.create(options, waiterBackend)) {
+        DistributedLock holder = DistributedLock.create(options, holderBackend);
+        DistributedLock waiter = DistributedLock.create(options, waiterBackend)) {
       ReleaseSignalTest.awaitSubscribed(waiterBackend);
       LockHandle held = holder.acquire(key);
       CompletableFuture<LockHandle> waiting = waiter.acquireAsync(key, LockOptions.DEFAULTS);
@@ -162,7 +161,7 @@ class RedisDistributedLockTest {
                 .uri(own.uri())
                 .commandTimeout(Duration.ofSeconds(1))
                 .build();
-        ComposedLock lock = DistributedLock.create(LockingOptions.of("outage"), b)) {
+        DistributedLock lock = DistributedLock.create(LockingOptions.of("outage"), b)) {
       String key = "k-" + UUID.randomUUID();
       long before;
       try (LockHandle h = lock.acquire(key)) {

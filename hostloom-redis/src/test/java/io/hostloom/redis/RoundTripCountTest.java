@@ -3,7 +3,6 @@ package io.hostloom.redis;
 import static io.hostloom.redis.Futures.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hostloom.locking.ComposedLock;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockingOptions;
@@ -132,7 +131,7 @@ class RoundTripCountTest {
 
   @Test
   void anUncontendedKernelAcquireAndReleaseIsTwoScripts() {
-    try (ComposedLock lock = DistributedLock.create(LockingOptions.of("rt"), backend)) {
+    try (DistributedLock lock = DistributedLock.create(LockingOptions.of("rt"), backend)) {
       // warm-up: loads both scripts and starts the release subscription (its first wait is false)
       lock.acquire("warm-up").close();
       TestTiming.await("subscribed", backend::releaseSignalUp, WAIT);

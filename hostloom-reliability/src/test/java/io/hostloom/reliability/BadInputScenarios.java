@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import io.hostloom.locking.ComposedLock;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockOptions;
@@ -74,7 +73,7 @@ abstract class BadInputScenarios extends ScenarioBase {
     try (BackendClient client = t.spec().open()) {
       LockBackend raw = client.backend();
       CountingLockBackend counting = new CountingLockBackend(raw);
-      try (ComposedLock lock = DistributedLock.create(LockingOptions.of("rel"), counting);
+      try (DistributedLock lock = DistributedLock.create(LockingOptions.of("rel"), counting);
           LockHandle sentinel =
               lock.acquire("sentinel", LockOptions.builder().lease(LEASE).build())) {
         String sentinelKey = "rel:lock:sentinel";

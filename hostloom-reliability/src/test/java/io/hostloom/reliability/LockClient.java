@@ -1,6 +1,5 @@
 package io.hostloom.reliability;
 
-import io.hostloom.locking.ComposedLock;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockOptions;
 import io.hostloom.locking.LockRetryPolicy;
@@ -17,7 +16,7 @@ final class LockClient implements AutoCloseable {
   private final BackendClient client;
   private final LockHistory history;
   private final RecordingBackend recording;
-  private final ComposedLock lock;
+  private final DistributedLock lock;
   private final Path ledger;
 
   LockClient(BackendSpec spec, Path dir, String label) {

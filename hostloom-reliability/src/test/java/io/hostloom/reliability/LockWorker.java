@@ -6,7 +6,6 @@ import io.hostloom.leadership.Leadership;
 import io.hostloom.leadership.LeadershipChange;
 import io.hostloom.leadership.LeadershipListener;
 import io.hostloom.leadership.LeadershipOptions;
-import io.hostloom.locking.ComposedLock;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockEventListener;
 import io.hostloom.locking.LockFailureKind;
@@ -16,7 +15,6 @@ import io.hostloom.locking.LockOptions;
 import io.hostloom.locking.LockProviderUnavailableException;
 import io.hostloom.locking.LockRetryPolicy;
 import io.hostloom.locking.LockingOptions;
-import io.hostloom.locking.LossReason;
 import io.hostloom.locking.OnLost;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.scheduling.ExclusiveScheduler;
@@ -147,7 +145,7 @@ public final class LockWorker {
       RecordingBackend recording = new RecordingBackend(backend, history, id);
       LockingOptions options =
           LockingOptions.builder().namespace(args.getOrDefault("namespace", "rel")).build();
-      try (ComposedLock lock =
+      try (DistributedLock lock =
           DistributedLock.builder(options, recording).listener(lossCounter()).build()) {
         warmUp(lock);
         out("@READY " + ProcessHandle.current().pid());
@@ -459,7 +457,7 @@ public final class LockWorker {
   private LockEventListener lossCounter() {
     return new LockEventListener() {
       @Override
-      public void leaseLost(String namespace, String key, LossReason reason) {
+      public void leaseLost(LeaseLost event) {
         lost.incrementAndGet();
       }
     };

@@ -1,8 +1,8 @@
 package io.hostloom.scheduling;
 
-import io.hostloom.locking.ComposedLock;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockHandle;
+import io.hostloom.locking.LockingProbe;
 import io.hostloom.locking.LossReason;
 import io.hostloom.locking.time.LockClock;
 import java.time.Duration;
@@ -32,9 +32,7 @@ final class LockClaimSource implements ClaimSource {
 
   @Override
   public List<String> validate(ScheduleOptions options) {
-    return lock instanceof ComposedLock composed
-        ? options.validateFor(composed.options())
-        : List.of();
+    return LockingProbe.options(lock).map(options::validateFor).orElse(List.of());
   }
 
   private record LockClaim(LockHandle handle) implements HeldClaim {

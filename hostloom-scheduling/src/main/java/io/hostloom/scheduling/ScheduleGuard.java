@@ -1,6 +1,5 @@
 package io.hostloom.scheduling;
 
-import io.hostloom.locking.ComposedLock;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockInterruptedException;
 import io.hostloom.locking.OnLost;
@@ -368,8 +367,8 @@ public final class ScheduleGuard {
     }
 
     /**
-     * @throws IllegalArgumentException when the options do not fit the lock (a lease above a {@link
-     *     ComposedLock}'s max lease), naming the schedule
+     * @throws IllegalArgumentException when the options do not fit the lock (a lease above the
+     *     kernel lock's max lease), naming the schedule
      */
     public ScheduleGuard build() {
       List<String> problems = source.validate(options);

@@ -1,6 +1,6 @@
 package io.hostloom.scheduling;
 
-import io.hostloom.locking.ComposedLock;
+import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.memory.InMemoryLockBackend;
 import io.hostloom.locking.testing.FaultInjectingLockBackend;
@@ -22,8 +22,8 @@ final class GuardFixture implements AutoCloseable {
   final ManualLockClock clock;
   final InMemoryLockBackend memory;
   final FaultInjectingLockBackend faults;
-  final ComposedLock instanceA;
-  final ComposedLock instanceB;
+  final DistributedLock instanceA;
+  final DistributedLock instanceB;
   final List<RunResult> finished = new CopyOnWriteArrayList<>();
   final List<ScheduleClaim> started = new CopyOnWriteArrayList<>();
   private final ExecutorService background = Executors.newCachedThreadPool();
@@ -40,11 +40,11 @@ final class GuardFixture implements AutoCloseable {
     instanceB = lock(faults);
   }
 
-  private ComposedLock lock(FaultInjectingLockBackend over) {
-    return ComposedLock.builder(LockingOptions.of("app"), over).clock(clock).build();
+  private DistributedLock lock(FaultInjectingLockBackend over) {
+    return DistributedLock.builder(LockingOptions.of("app"), over).clock(clock).build();
   }
 
-  ScheduleGuard guard(ComposedLock lock, ScheduleOptions options) {
+  ScheduleGuard guard(DistributedLock lock, ScheduleOptions options) {
     return ScheduleGuard.builder(lock, options)
         .clock(clock)
         .listener(

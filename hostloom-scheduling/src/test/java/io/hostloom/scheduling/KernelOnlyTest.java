@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hostloom.leadership.testing.ScriptedLeaderElection;
-import io.hostloom.locking.ComposedLock;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.memory.InMemoryLockBackend;
@@ -23,7 +22,7 @@ class KernelOnlyTest {
   public static final class LockRun implements Supplier<String> {
     @Override
     public String get() {
-      try (ComposedLock lock =
+      try (DistributedLock lock =
           DistributedLock.create(LockingOptions.of("app"), new InMemoryLockBackend())) {
         RunResult r = ScheduleGuard.of(lock, ScheduleOptions.of("report")).run(claim -> {});
         return r.outcome() + " " + (r.fencingToken() > 0);

@@ -4,7 +4,7 @@ import static io.hostloom.scheduling.GuardFixture.ms;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.hostloom.locking.ComposedLock;
+import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockFailureKind;
 import io.hostloom.locking.LockProviderUnavailableException;
 import io.hostloom.locking.LockingOptions;
@@ -463,8 +463,9 @@ class ScheduleGuardTest {
 
   @Test
   void disabledLockingRunsEveryOccurrenceWithAPlaceholderClaim() {
-    try (ComposedLock disabled =
-        ComposedLock.builder(LockingOptions.builder().namespace("app").enabled(false).build(), null)
+    try (DistributedLock disabled =
+        DistributedLock.builder(
+                LockingOptions.builder().namespace("app").enabled(false).build(), null)
             .clock(f.clock)
             .build()) {
       ScheduleGuard guard = f.guard(disabled, opts("report").build());
@@ -513,13 +514,13 @@ class ScheduleGuardTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("'report'")
         .hasMessageContaining(LockingOptions.KEY_MAX_LEASE);
-    assertThat(ScheduleGuard.of(new ComposedLockHolder().lock, tooLong)).isNotNull();
+    assertThat(ScheduleGuard.of(new KernelLockHolder().lock, tooLong)).isNotNull();
   }
 
   /** A lock whose max lease allows a six-minute lease. */
-  private static final class ComposedLockHolder {
-    final ComposedLock lock =
-        ComposedLock.builder(
+  private static final class KernelLockHolder {
+    final DistributedLock lock =
+        DistributedLock.builder(
                 LockingOptions.builder().namespace("x").maxLease(Duration.ofMinutes(10)).build(),
                 new InMemoryLockBackend())
             .build();

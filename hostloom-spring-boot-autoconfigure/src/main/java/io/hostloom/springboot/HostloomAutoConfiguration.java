@@ -1,6 +1,5 @@
 package io.hostloom.springboot;
 
-import io.hostloom.locking.ComposedLock;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockEventListener;
 import io.hostloom.locking.spi.LockBackend;
@@ -20,8 +19,9 @@ import org.springframework.context.annotation.Bean;
  * its module is on the classpath.
  *
  * <p>Every bean backs off when the application defines one of the same type ({@code LockClock},
- * {@code DistributedLock}, {@code LockBackend}); a {@link LockEventListener} bean (unique or
- * {@code @Primary}) receives the lock's events, which is how the metrics module is wired.
+ * {@code DistributedLock}, {@code LockBackend}); every {@link LockEventListener} bean receives the
+ * lock's events (in {@code @Order}, through {@link LockEventListener#composite}), which is how the
+ * metrics module is wired.
  */
 @AutoConfiguration
 @ConditionalOnClass(DistributedLock.class)
@@ -41,7 +41,7 @@ public class HostloomAutoConfiguration {
 
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean(DistributedLock.class)
-  ComposedLock distributedLock(
+  DistributedLock distributedLock(
       HostloomSettings settings,
       ObjectProvider<LockBackend> backend,
       LockClock clock,
@@ -49,7 +49,7 @@ public class HostloomAutoConfiguration {
     LockBackend b = settings.lockingOptions().enabled() ? backend.getObject() : null;
     return DistributedLock.builder(settings.lockingOptions(), b)
         .clock(clock)
-        .listener(listener.getIfUnique(() -> LockEventListener.NO_OP))
+        .listener(LockEventListener.composite(listener.orderedStream().toList()))
         .build();
   }
 }

@@ -2,7 +2,6 @@ package io.hostloom.springboot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hostloom.locking.ComposedLock;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockDescription;
 import io.hostloom.locking.LockRetryPolicy;
@@ -83,17 +82,20 @@ class HostloomAutoConfigurationTest {
         .run(
             ctx -> {
               assertThat(ctx).hasNotFailed();
-              ComposedLock lock = ctx.getBean(ComposedLock.class);
-              assertThat(lock.options().defaultLease()).isEqualTo(Duration.ofSeconds(10));
-              assertThat(lock.options().maxLease()).isEqualTo(Duration.ofSeconds(100));
-              assertThat(lock.options().maxHold()).isEqualTo(Duration.ofSeconds(1000));
-              assertThat(lock.options().retry())
+              DistributedLock lock = ctx.getBean(DistributedLock.class);
+              assertThat(LockingProbe.options(lock).orElseThrow().defaultLease())
+                  .isEqualTo(Duration.ofSeconds(10));
+              assertThat(LockingProbe.options(lock).orElseThrow().maxLease())
+                  .isEqualTo(Duration.ofSeconds(100));
+              assertThat(LockingProbe.options(lock).orElseThrow().maxHold())
+                  .isEqualTo(Duration.ofSeconds(1000));
+              assertThat(LockingProbe.options(lock).orElseThrow().retry())
                   .isEqualTo(
                       LockRetryPolicy.interval(7, Duration.ofMillis(70))
                           .withJitter(Duration.ofMillis(7)));
-              assertThat(lock.options().autoExtend()).isTrue();
-              assertThat(lock.options().detectReentrancy()).isFalse();
-              assertThat(lock.options().maxKeyLength()).isEqualTo(77);
+              assertThat(LockingProbe.options(lock).orElseThrow().autoExtend()).isTrue();
+              assertThat(LockingProbe.options(lock).orElseThrow().detectReentrancy()).isFalse();
+              assertThat(LockingProbe.options(lock).orElseThrow().maxKeyLength()).isEqualTo(77);
               WopiLockProvider wopi = ctx.getBean(WopiLockProvider.class);
               assertThat(wopi.comparer()).isSameAs(WopiLockComparer.jsonShaped());
               assertThat(wopi.expiry()).isEqualTo(Duration.ofSeconds(90));

@@ -3,7 +3,7 @@ package io.hostloom.springboot;
 import static io.hostloom.springboot.HostloomAutoConfigurationTest.ALL;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hostloom.locking.ComposedLock;
+import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockRetryPolicy;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.LockingProbe;
@@ -62,7 +62,8 @@ class LockingPropertiesTest {
         .run(
             ctx -> {
               assertThat(ctx).hasNotFailed();
-              LockingOptions o = ctx.getBean(ComposedLock.class).options();
+              LockingOptions o =
+                  LockingProbe.options(ctx.getBean(DistributedLock.class)).orElseThrow();
               assertThat(o.namespace()).isEqualTo("every-option");
               assertThat(o.enabled()).isTrue();
               assertThat(o.defaultLease()).isEqualTo(Duration.ofSeconds(11));
@@ -74,7 +75,7 @@ class LockingPropertiesTest {
               assertThat(o.detectReentrancy()).isFalse();
               assertThat(o.maxKeyLength()).isEqualTo(99);
               assertThat(o.wakeOnRelease()).isFalse();
-              assertThat(LockingProbe.describe(ctx.getBean(ComposedLock.class)).lines())
+              assertThat(LockingProbe.describe(ctx.getBean(DistributedLock.class)).lines())
                   .anyMatch(l -> l.startsWith(LockingOptions.KEY_WAKE_ON_RELEASE + " = false"))
                   .anyMatch(l -> l.contains(LockingOptions.KEY_MAX_HOLD + " = PT18M31S (strict)"));
             });
@@ -85,7 +86,13 @@ class LockingPropertiesTest {
     new ApplicationContextRunner()
         .withConfiguration(ALL)
         .withPropertyValues("hostloom.locking.namespace=off", "hostloom.locking.enabled=false")
-        .run(ctx -> assertThat(ctx.getBean(ComposedLock.class).options().enabled()).isFalse());
+        .run(
+            ctx ->
+                assertThat(
+                        LockingProbe.options(ctx.getBean(DistributedLock.class))
+                            .orElseThrow()
+                            .enabled())
+                    .isFalse());
   }
 
   private static String value(Field f) {

@@ -3,7 +3,7 @@ package io.hostloom.integration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.hostloom.locking.ComposedLock;
+import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.testkit.TestTiming;
@@ -29,7 +29,7 @@ import org.springframework.integration.support.leader.LockRegistryLeaderInitiato
  * bounded waits.
  */
 abstract class LockRegistryContract {
-  private final List<ComposedLock> locks = new ArrayList<>();
+  private final List<DistributedLock> locks = new ArrayList<>();
 
   /** The backend every registry of a test shares. */
   protected abstract LockBackend backend();
@@ -40,14 +40,14 @@ abstract class LockRegistryContract {
   }
 
   protected HostLoomLockRegistry registry() {
-    ComposedLock lock = ComposedLock.builder(LockingOptions.of("si"), backend()).build();
+    DistributedLock lock = DistributedLock.builder(LockingOptions.of("si"), backend()).build();
     locks.add(lock);
     return HostLoomLockRegistry.builder(lock).lease(lease()).build();
   }
 
   @AfterEach
   void closeLocks() {
-    locks.forEach(ComposedLock::close);
+    locks.forEach(DistributedLock::close);
   }
 
   private static String key(String name) {

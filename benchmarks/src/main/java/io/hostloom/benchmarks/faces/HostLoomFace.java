@@ -1,6 +1,5 @@
 package io.hostloom.benchmarks.faces;
 
-import io.hostloom.locking.ComposedLock;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockingOptions;
@@ -13,7 +12,7 @@ import java.util.function.LongSupplier;
 
 /** Both HostLoom faces over one backend: {@code DistributedLock} and {@code WopiLockProvider}. */
 final class HostLoomFace implements Face {
-  private final ComposedLock lock;
+  private final DistributedLock lock;
   private final WopiLockProvider wopi;
   private final LongSupplier roundTrips;
   private final Runnable onClose;

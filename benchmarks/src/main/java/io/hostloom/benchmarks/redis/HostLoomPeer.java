@@ -1,6 +1,5 @@
 package io.hostloom.benchmarks.redis;
 
-import io.hostloom.locking.ComposedLock;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockNotAcquiredException;
@@ -23,7 +22,7 @@ final class HostLoomPeer implements LockPeer {
   private final ClientResources resources;
   private final RedisClient client;
   private final RedisLockBackend backend;
-  private final ComposedLock lock;
+  private final DistributedLock lock;
 
   HostLoomPeer(ClientSettings settings) {
     this.resources = settings.lettuceResources();

@@ -64,12 +64,10 @@ public abstract class KernelConformanceSuite {
   }
 
   @AfterEach
-  final void tearDownKernelConformance() throws Exception {
+  final void tearDownKernelConformance() {
     faults.heal();
     for (DistributedLock l : locks) {
-      if (l instanceof AutoCloseable c) {
-        c.close();
-      }
+      l.close();
     }
     locks.clear();
   }

@@ -2,7 +2,7 @@ package io.hostloom.scheduling.micrometer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hostloom.locking.ComposedLock;
+import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.memory.InMemoryLockBackend;
 import io.hostloom.locking.testing.ManualLockClock;
@@ -17,8 +17,8 @@ class ScheduleMetricsTest {
   void countsEveryOutcomeAndTimesStartedJobsTaggedWithTheScheduleName() {
     ManualLockClock clock = new ManualLockClock();
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    try (ComposedLock lock =
-        ComposedLock.builder(LockingOptions.of("app"), new InMemoryLockBackend(clock))
+    try (DistributedLock lock =
+        DistributedLock.builder(LockingOptions.of("app"), new InMemoryLockBackend(clock))
             .clock(clock)
             .build()) {
       ScheduleGuard guard =
