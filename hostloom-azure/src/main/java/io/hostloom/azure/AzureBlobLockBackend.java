@@ -26,9 +26,9 @@ import io.hostloom.locking.spi.BackendHealthProbe;
 import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.spi.LosslessUtf8;
 import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReplaceOutcome;
-import io.hostloom.locking.spi.Wtf8;
 import io.hostloom.wopi.WopiLockComparer;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -181,7 +181,7 @@ public final class AzureBlobLockBackend implements LockBackend, BackendHealthPro
     Objects.requireNonNull(key, "key");
     try {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
-      return HexFormat.of().formatHex(sha.digest(Wtf8.encode(key)));
+      return HexFormat.of().formatHex(sha.digest(LosslessUtf8.encode(key)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every Java platform has SHA-256", e);
     }

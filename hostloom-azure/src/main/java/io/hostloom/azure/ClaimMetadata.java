@@ -1,6 +1,6 @@
 package io.hostloom.azure;
 
-import io.hostloom.locking.spi.Wtf8;
+import io.hostloom.locking.spi.LosslessUtf8;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
@@ -24,7 +24,8 @@ import java.util.Optional;
  * <p>Values travel as HTTP headers: Azure accepts printable ASCII without leading or trailing
  * spaces. {@link #encode} stores such a value as is and anything else (empty, non-ASCII, control
  * characters, edge spaces, or a value starting with the marker {@code ~}) as {@code ~} + Base64 of
- * its UTF-8 bytes ({@link Wtf8}, so lone surrogates survive too); it is used for our own fields.
+ * its UTF-8 bytes ({@link LosslessUtf8}, so lone surrogates survive too); it is used for our own
+ * fields.
  *
  * <p>{@code wopi_lock_id} carries no marker: a .NET instance reads it as the lock id. Data that is
  * printable ASCII without edge spaces (every lock id a WOPI client can send over HTTP, including
@@ -67,7 +68,7 @@ final class ClaimMetadata {
     if (isPlain(value)) {
       return value;
     }
-    return MARKER + Base64.getEncoder().encodeToString(Wtf8.encode(value));
+    return MARKER + Base64.getEncoder().encodeToString(LosslessUtf8.encode(value));
   }
 
   /**
@@ -79,12 +80,12 @@ final class ClaimMetadata {
     if (stored.isEmpty() || stored.charAt(0) != MARKER) {
       return stored;
     }
-    return Wtf8.decode(Base64.getDecoder().decode(stored.substring(1)));
+    return LosslessUtf8.decode(Base64.getDecoder().decode(stored.substring(1)));
   }
 
   /** {@code value} in Base64 form whether or not it is plain, for {@code hl_data}. */
   private static String forceEncode(String value) {
-    return MARKER + Base64.getEncoder().encodeToString(Wtf8.encode(value));
+    return MARKER + Base64.getEncoder().encodeToString(LosslessUtf8.encode(value));
   }
 
   /**

@@ -2,7 +2,7 @@ package io.hostloom.azure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hostloom.locking.spi.Wtf8;
+import io.hostloom.locking.spi.LosslessUtf8;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -36,18 +36,19 @@ class BlobNameTest {
   @Test
   void wtf8IsUtf8ForWellFormedTextAndRoundTripsLoneSurrogates() {
     String wellFormed = "a\u00e9\u65e5\ud83d\udd12\u0000\uffff";
-    assertThat(Wtf8.encode(wellFormed)).isEqualTo(wellFormed.getBytes(StandardCharsets.UTF_8));
-    assertThat(Wtf8.decode(Wtf8.encode(wellFormed))).isEqualTo(wellFormed);
+    assertThat(LosslessUtf8.encode(wellFormed))
+        .isEqualTo(wellFormed.getBytes(StandardCharsets.UTF_8));
+    assertThat(LosslessUtf8.decode(LosslessUtf8.encode(wellFormed))).isEqualTo(wellFormed);
 
     for (String s : List.of("\uD800", "x\uDBFFy", "\uDC00\uD800", "\uD83D\uD83D\uDD12\uDD12")) {
-      assertThat(Wtf8.decode(Wtf8.encode(s))).isEqualTo(s);
+      assertThat(LosslessUtf8.decode(LosslessUtf8.encode(s))).isEqualTo(s);
     }
-    assertThat(Wtf8.encode("\uD800")).containsExactly(0xED, 0xA0, 0x80);
+    assertThat(LosslessUtf8.encode("\uD800")).containsExactly(0xED, 0xA0, 0x80);
   }
 
   @Test
   void malformedBytesDecodeToReplacementCharacters() {
     byte[] bad = {(byte) 0xC0, (byte) 0x80, 'a', (byte) 0xE2, (byte) 0x82, (byte) 0xF8};
-    assertThat(Wtf8.decode(bad)).isEqualTo("\uFFFD\uFFFDa\uFFFD\uFFFD\uFFFD");
+    assertThat(LosslessUtf8.decode(bad)).isEqualTo("\uFFFD\uFFFDa\uFFFD\uFFFD\uFFFD");
   }
 }

@@ -340,7 +340,7 @@ final class Acquisition<R> implements Runnable {
       } else if (delay > 0) {
         ensureResult();
         stepEndNanos = now + delay;
-        delayTimer = rt.clock().schedule(Duration.ofNanos(delay), this);
+        delayTimer = rt.clock().scheduleNanos(delay, this);
         if (signalled) {
           next = Next.WOKEN; // released while the attempt was in flight: try again now
         }

@@ -72,7 +72,7 @@ final class Attempt implements BiConsumer<AcquireOutcome, Throwable>, Runnable {
   void awaitReply(CompletableFuture<AcquireOutcome> f) {
     LockClock clock = rt.clock();
     long left = requestNanos + acq.leaseNanos - clock.nanoTime();
-    leaseTimer = clock.schedule(Duration.ofNanos(Math.max(0, left)), this);
+    leaseTimer = clock.scheduleNanos(Math.max(0, left), this);
     var unused = f.whenComplete(this);
   }
 

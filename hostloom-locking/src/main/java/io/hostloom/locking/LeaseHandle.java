@@ -121,7 +121,7 @@ final class LeaseHandle implements LockHandle, Runnable {
       timer.cancel();
     }
     timerDueNanos = next;
-    timer = clock.schedule(Duration.ofNanos(Math.max(0, next - now)), this);
+    timer = clock.scheduleNanos(Math.max(0, next - now), this);
   }
 
   private void cancelTimerLocked() {

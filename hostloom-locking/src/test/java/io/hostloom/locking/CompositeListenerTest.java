@@ -86,7 +86,12 @@ class CompositeListenerTest {
     assertThatThrownBy(
             () -> both.leaseLost(new LockEventListener.LeaseLost("ns", "k", LossReason.EXPIRED)))
         .hasMessage("a failed")
-        .satisfies(e -> assertThat(e.getSuppressed()).singleElement().hasMessage("b failed"));
+        .satisfies(
+            e ->
+                assertThat(e.getSuppressed())
+                    .singleElement()
+                    .extracting(Throwable::getMessage)
+                    .isEqualTo("b failed"));
     assertThat(calls).containsExactly("a", "b");
   }
 

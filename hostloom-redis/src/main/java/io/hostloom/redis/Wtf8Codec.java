@@ -1,6 +1,6 @@
 package io.hostloom.redis;
 
-import io.hostloom.locking.spi.Wtf8;
+import io.hostloom.locking.spi.LosslessUtf8;
 import io.lettuce.core.codec.RedisCodec;
 import java.nio.ByteBuffer;
 
@@ -37,7 +37,7 @@ final class Wtf8Codec implements RedisCodec<String, String> {
 
   /** The WTF-8 bytes of {@code s}: UTF-8 when {@code s} is well-formed. */
   static byte[] encode(String s) {
-    return Wtf8.encode(s);
+    return LosslessUtf8.encode(s);
   }
 
   /** Decodes what {@link #encode} wrote; bytes it cannot have written become U+FFFD. */
@@ -45,6 +45,6 @@ final class Wtf8Codec implements RedisCodec<String, String> {
     ByteBuffer b = buffer.duplicate();
     byte[] bytes = new byte[b.remaining()];
     b.get(bytes);
-    return Wtf8.decode(bytes);
+    return LosslessUtf8.decode(bytes);
   }
 }

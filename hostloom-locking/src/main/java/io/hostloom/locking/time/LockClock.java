@@ -29,6 +29,14 @@ public interface LockClock {
    */
   Timer schedule(Duration delay, Runnable task);
 
+  /**
+   * {@link #schedule(Duration, Runnable)} with the delay in nanoseconds; the kernel arms one timer
+   * per handle and attempt with it, and {@link #system()} serves it without a {@code Duration}.
+   */
+  default Timer scheduleNanos(long delayNanos, Runnable task) {
+    return schedule(Duration.ofNanos(delayNanos), task);
+  }
+
   /** A scheduled task. */
   interface Timer {
     /** Prevents the task from running if it has not started; idempotent. */

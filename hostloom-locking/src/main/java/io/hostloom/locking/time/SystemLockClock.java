@@ -47,8 +47,12 @@ final class SystemLockClock implements LockClock {
 
   @Override
   public Timer schedule(Duration delay, Runnable task) {
-    long nanos = Math.max(0, saturatedNanos(delay));
-    ScheduledFuture<?> f = timer.schedule(task, nanos, TimeUnit.NANOSECONDS);
+    return scheduleNanos(saturatedNanos(delay), task);
+  }
+
+  @Override
+  public Timer scheduleNanos(long delayNanos, Runnable task) {
+    ScheduledFuture<?> f = timer.schedule(task, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
     return () -> f.cancel(false);
   }
 
