@@ -117,6 +117,15 @@ final class Report {
         row(md, f.backend() + " server", f.server());
       }
     }
+    md.append(
+        "\nPeers at their current lines (issue 13), tried on 2026-12-01 through Maven Central:"
+            + " Spring Integration and Spring Data Redis from the Boot 4 BOM the project builds"
+            + " against (7.0.x / 4.0.x; 7.1.x is served too, but the project's Spring line is"
+            + " Boot 4.0's); ShedLock 7.10.1, the newest `shedlock-provider-redis-spring`"
+            + " (`shedlock-provider-redis-lettuce` is not served for any version, so the Spring"
+            + " provider over Lettuce is the peer); Redisson 3.52.0, the newest 3.x (4.7.0, a new"
+            + " major, was not tried). Earlier runs used Spring Integration 6.5.3 and ShedLock"
+            + " 6.10.0.\n");
     md.append('\n');
   }
 
