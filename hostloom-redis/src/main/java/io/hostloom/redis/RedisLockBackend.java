@@ -45,11 +45,12 @@ import java.util.function.Supplier;
  * ms). See {@link RedisKeyLayout} for the keys and the module README for when fencing tokens hold.
  *
  * <p><b>Bounded calls and failures.</b> Every command is bounded by the command timeout (default
- * {@value #DEFAULT_COMMAND_TIMEOUT_SECONDS} s; the fallback {@code EVAL} has its own). Futures
- * complete exceptionally only with {@link io.hostloom.locking.spi.LockBackendException}: {@code
- * UNAVAILABLE} when the command never left this process (not connected, connect failed, closed),
- * {@code TIMEOUT} when no answer came in time, {@code OTHER} otherwise (including a connection that
- * dropped after the command was written). Futures complete on Lettuce's I/O threads.
+ * {@value #DEFAULT_COMMAND_TIMEOUT_SECONDS} s; the fallback {@code EVAL} runs inside the same
+ * bound; it fires within a tick of Lettuce's timer). Futures complete exceptionally only with
+ * {@link io.hostloom.locking.spi.LockBackendException}: {@code UNAVAILABLE} when the command never
+ * left this process (not connected, connect failed, closed), {@code TIMEOUT} when no answer came in
+ * time, {@code OTHER} otherwise (including a connection that dropped after the command was
+ * written). Futures complete on Lettuce's I/O threads.
  *
  * <p><b>Connections.</b> Built from a URI, the backend owns its Lettuce client: it connects on
  * first use (so it can be built while Redis is down), reconnects by itself, rejects commands issued
