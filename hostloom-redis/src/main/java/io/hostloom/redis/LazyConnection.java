@@ -60,6 +60,12 @@ final class LazyConnection<C> {
     }
   }
 
+  /** The connection when it is open now, else null (then {@link #get()} opens or explains). */
+  C now() {
+    CompletableFuture<C> f = current.get();
+    return f == null || closed || !f.isDone() || f.isCompletedExceptionally() ? null : f.join();
+  }
+
   private void open(CompletableFuture<C> target) {
     CompletableFuture<C> attempt;
     try {

@@ -45,11 +45,12 @@ import java.util.function.Supplier;
  * ms). See {@link RedisKeyLayout} for the keys and the module README for when fencing tokens hold.
  *
  * <p><b>Bounded calls and failures.</b> Every command is bounded by the command timeout (default
- * {@value #DEFAULT_COMMAND_TIMEOUT_SECONDS} s; the fallback {@code EVAL} has its own). Futures
- * complete exceptionally only with {@link io.hostloom.locking.spi.LockBackendException}: {@code
- * UNAVAILABLE} when the command never left this process (not connected, connect failed, closed),
- * {@code TIMEOUT} when no answer came in time, {@code OTHER} otherwise (including a connection that
- * dropped after the command was written). Futures complete on Lettuce's I/O threads.
+ * {@value #DEFAULT_COMMAND_TIMEOUT_SECONDS} s; the fallback {@code EVAL} runs inside the same
+ * bound; it fires within a tick of Lettuce's timer). Futures complete exceptionally only with
+ * {@link io.hostloom.locking.spi.LockBackendException}: {@code UNAVAILABLE} when the command never
+ * left this process (not connected, connect failed, closed), {@code TIMEOUT} when no answer came in
+ * time, {@code OTHER} otherwise (including a connection that dropped after the command was
+ * written). Futures complete on Lettuce's I/O threads.
  *
  * <p><b>Connections.</b> Built from a URI, the backend owns its Lettuce client: it connects on
  * first use (so it can be built while Redis is down), reconnects by itself, rejects commands issued
@@ -63,8 +64,9 @@ import java.util.function.Supplier;
  * <p><b>Release signal.</b> Release and replace publish on the key's release channel inside their
  * script. As a {@link ReleaseSignal}, the backend listens to all release channels of its prefix
  * with one pattern subscription on a dedicated pub/sub connection, opened by the first {@link
- * #awaitRelease} call; a wait is then purely local (no command per wait). This needs a client (not
- * a bare connection) and {@link Builder#releaseNotifications} on.
+ * #awaitRelease} call; a wait is then purely local (no command per wait), and a release wakes one
+ * wait of its key per backend. This needs a client (not a bare connection) and {@link
+ * Builder#releaseNotifications} on.
  */
 public final class RedisLockBackend
     implements LockBackend, BackendHealthProbe, ReleaseSignal, AutoCloseable {
@@ -227,13 +229,17 @@ public final class RedisLockBackend
    * {@inheritDoc}
    *
    * <p>Costs no command: the wait is registered locally and woken by the backend's one pattern
-   * subscription ({@link RedisKeyLayout#releasePattern()}), which the first call starts. Until that
-   * subscription is confirmed, while its connection is down, without a client (a bare connection
-   * was supplied), with {@link Builder#releaseNotifications} off and after {@link #close()}, the
-   * future completes with {@code false} at once. When the subscription comes back after a
-   * reconnect, pending waits complete with {@code true} (releases while it was down cannot be ruled
-   * out). {@code maxWait} runs on the JDK's shared delay timer; completion happens on a Lettuce I/O
-   * thread, that timer's thread, or the caller's.
+   * subscription ({@link RedisKeyLayout#releasePattern()}), which the first call starts. A wait
+   * that begins before that subscription is confirmed is held and completes with {@code true} as
+   * soon as it is (the caller re-checks the key once no release can be missed), or with {@code
+   * false} if it cannot be started. While its connection is down, shortly after a failed start,
+   * without a client (a bare connection was supplied), with {@link Builder#releaseNotifications}
+   * off and after {@link #close()}, the future completes with {@code false} at once. One announced
+   * release wakes <b>one</b> wait of its key in this backend (the oldest pending), not all: the
+   * woken waiter wins and announces its own release later, or loses to a holder that will. When the
+   * subscription comes back after a reconnect, pending waits complete with {@code true} (releases
+   * while it was down cannot be ruled out). {@code maxWait} runs on the JDK's shared delay timer;
+   * completion happens on a Lettuce I/O thread, that timer's thread, or the caller's.
    */
   @Override
   public CompletableFuture<Boolean> awaitRelease(String key, Duration maxWait) {

@@ -20,11 +20,18 @@ import org.slf4j.LoggerFactory;
  * wait opens the connection and sends {@code PSUBSCRIBE}; the subscription then stays until {@link
  * #close()}, and Lettuce re-subscribes it after every reconnect.
  *
- * <p>Waits answer {@code false} at once while the subscription is not confirmed or the connection
- * is known to be down (the caller polls), {@code true} when a release or replace of their key is
- * published, and {@code false} after their {@code maxWait}. When the pattern is confirmed again
- * after a reconnect, releases published while the connection was down cannot be ruled out, so every
- * pending wait answers {@code true} (a spurious wake-up: the caller just retries).
+ * <p>Waits that begin before the first confirmation are held and answer {@code true} the moment it
+ * arrives (the caller re-checks the key once the pattern is live, so even the first contended wait
+ * of a fresh backend is woken by the release), or {@code false} if the start fails. Waits answer
+ * {@code false} at once while the connection is known to be down or shortly after a failed start
+ * (the caller polls), and {@code false} after their {@code maxWait}. A published release or replace
+ * of a key wakes <b>one</b> of its waits in this backend (the oldest pending): waking every waiter
+ * would cost one acquire attempt per waiter per release, of which one can win. The woken waiter
+ * either wins and publishes its own release later, or loses to a holder that will; so the commands
+ * per hand-off stay one release plus one attempt per process with waiters, whatever their number.
+ * When the pattern is confirmed again after a reconnect, releases published while the connection
+ * was down cannot be ruled out, so every pending wait answers {@code true} (a spurious wake-up: the
+ * caller just retries).
  */
 final class ReleaseSubscription extends RedisPubSubAdapter<String, String> {
   private static final Logger log = LoggerFactory.getLogger(ReleaseSubscription.class);
@@ -41,6 +48,7 @@ final class ReleaseSubscription extends RedisPubSubAdapter<String, String> {
   private final AtomicBoolean starting = new AtomicBoolean();
   private volatile StatefulRedisPubSubConnection<String, String> open; // our listener is on it
   private volatile boolean subscribed; // the pattern was confirmed at least once
+  private int confirmations; // PSUBSCRIBE confirmations seen by the listener (one I/O thread)
   private volatile long notBeforeNanos = System.nanoTime();
   private volatile boolean closed;
 
@@ -58,19 +66,31 @@ final class ReleaseSubscription extends RedisPubSubAdapter<String, String> {
    * never sends a command on the caller's path; the first call only starts the subscription.
    */
   CompletableFuture<Boolean> await(String channel, Duration maxWait) {
-    StatefulRedisPubSubConnection<String, String> c = open;
-    if (closed || !subscribed || c == null || !c.isOpen()) {
-      if (!subscribed) {
-        start(); // once subscribed, Lettuce re-subscribes after reconnecting by itself
-      }
+    if (closed) {
       return CompletableFuture.completedFuture(false);
+    }
+    boolean held = !subscribed;
+    if (held) {
+      // Not confirmed yet: the wait is held and answers true once the pattern is confirmed, so the
+      // caller re-checks at once instead of sleeping its whole step; false if the start fails.
+      start();
+      if (!subscribed && !starting.get()) {
+        return CompletableFuture.completedFuture(false); // failed a moment ago: poll for now
+      }
+    } else {
+      StatefulRedisPubSubConnection<String, String> c = open;
+      if (c == null || !c.isOpen()) {
+        return CompletableFuture.completedFuture(false); // down: Lettuce is reconnecting
+      }
     }
     CompletableFuture<Boolean> f = new CompletableFuture<>();
     waiters.compute(
         channel,
         (k, list) -> {
           List<CompletableFuture<Boolean>> l = list != null ? list : new ArrayList<>(2);
-          l.add(f);
+          synchronized (l) {
+            l.add(f);
+          }
           return l;
         });
     // the JDK's shared delayer, which drops the timer when f completes first (cancel included)
@@ -78,6 +98,10 @@ final class ReleaseSubscription extends RedisPubSubAdapter<String, String> {
     var unused = f.whenComplete((v, t) -> remove(channel, f));
     if (closed) {
       f.complete(false); // close() swept the map before f was in it
+    } else if (held && subscribed) {
+      f.complete(true); // confirmed while f was being registered: re-check now
+    } else if (held && !starting.get()) {
+      f.complete(false); // the start failed while f was being registered
     }
     return f;
   }
@@ -86,15 +110,50 @@ final class ReleaseSubscription extends RedisPubSubAdapter<String, String> {
     waiters.computeIfPresent(
         channel,
         (k, l) -> {
-          l.remove(f);
-          return l.isEmpty() ? null : l;
+          synchronized (l) {
+            l.remove(f);
+            return l.isEmpty() ? null : l;
+          }
         });
+  }
+
+  /**
+   * A release of {@code channel} was announced: wakes one of its waits (the oldest still pending).
+   * Waking all would send one acquire attempt per waiter per release, of which one can win; the
+   * woken waiter either wins (and announces its own release later) or loses to a holder that will.
+   */
+  private void wakeOne(String channel) {
+    while (true) {
+      CompletableFuture<Boolean> next = null;
+      List<CompletableFuture<Boolean>> l = waiters.get(channel);
+      if (l == null) {
+        return;
+      }
+      synchronized (l) {
+        for (CompletableFuture<Boolean> f : l) {
+          if (!f.isDone()) {
+            next = f;
+            break;
+          }
+        }
+      }
+      if (next == null) {
+        return;
+      }
+      if (next.complete(true)) {
+        return; // its whenComplete removed it
+      }
+    }
   }
 
   private void wake(String channel, boolean value) {
     List<CompletableFuture<Boolean>> woken = waiters.remove(channel);
     if (woken != null) {
-      for (CompletableFuture<Boolean> f : woken) {
+      List<CompletableFuture<Boolean>> copy;
+      synchronized (woken) {
+        copy = List.copyOf(woken);
+      }
+      for (CompletableFuture<Boolean> f : copy) {
         f.complete(value);
       }
     }
@@ -123,16 +182,35 @@ final class ReleaseSubscription extends RedisPubSubAdapter<String, String> {
               .orTimeout(commandTimeout.toNanos(), TimeUnit.NANOSECONDS)
               .whenComplete(
                   (v, t) -> {
-                    if (t != null) {
-                      notBeforeNanos = System.nanoTime() + RESTART_PAUSE.toNanos();
-                      log.debug("release subscription not started: {}", t.toString());
+                    if (t == null) {
+                      confirmed(); // the reply is the confirmation (the listener may come later)
+                      starting.set(false);
+                    } else {
+                      failedStart(t);
                     }
-                    starting.set(false);
                   });
     } catch (RuntimeException e) {
-      notBeforeNanos = System.nanoTime() + RESTART_PAUSE.toNanos();
-      starting.set(false);
-      log.debug("release subscription not started: {}", e.toString());
+      failedStart(e);
+    }
+  }
+
+  private void failedStart(Throwable t) {
+    notBeforeNanos = System.nanoTime() + RESTART_PAUSE.toNanos();
+    starting.set(false);
+    log.debug("release subscription not started: {}", t.toString());
+    if (!subscribed) {
+      wakeAll(false); // the waits held for the confirmation poll
+    }
+  }
+
+  /**
+   * The pattern is live for the first time: the waits held meanwhile re-check now (a release may
+   * have come before the pattern was live).
+   */
+  private synchronized void confirmed() {
+    if (!subscribed) {
+      subscribed = true;
+      wakeAll(true);
     }
   }
 
@@ -148,16 +226,16 @@ final class ReleaseSubscription extends RedisPubSubAdapter<String, String> {
     if (!pattern.equals(confirmed)) {
       return;
     }
-    boolean again = subscribed;
-    subscribed = true;
-    if (again) {
+    if (++confirmations == 1) {
+      confirmed();
+    } else {
       wakeAll(true); // re-subscribed after a reconnect: a release may have been missed meanwhile
     }
   }
 
   @Override
   public void message(String matched, String channel, String message) {
-    wake(channel, true);
+    wakeOne(channel);
   }
 
   /** Whether waits are registered now (the pattern is confirmed and the connection is up). */

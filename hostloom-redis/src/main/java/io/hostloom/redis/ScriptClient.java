@@ -7,11 +7,14 @@ import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
+import io.netty.util.Timeout;
+import io.netty.util.TimerTask;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -33,39 +36,46 @@ final class ScriptClient {
     this.commandTimeout = commandTimeout;
   }
 
-  /** Runs {@code script}; {@code output} makes a fresh reply parser per command sent. */
+  /**
+   * Runs {@code script}; {@code output} makes a fresh reply parser per command sent. The returned
+   * future completes on a Lettuce I/O thread (or the timer's, on timeout) with the raw reply.
+   */
   <T> CompletableFuture<T> run(
       LeaseScripts.Script script,
       Supplier<CommandOutput<String, String, T>> output,
       List<String> keys,
       List<String> argv) {
-    return link.get()
-        .thenCompose(
-            l -> {
-              BaseRedisAsyncCommands<String, String> async = ours(l.async());
-              return bounded(
-                      async.dispatch(
-                          CommandType.EVALSHA, output.get(), args(script.sha1(), keys, argv)))
-                  .exceptionallyCompose(
-                      t ->
-                          isNoScript(t)
-                              ? bounded(
-                                  async.dispatch(
-                                      CommandType.EVAL,
-                                      output.get(),
-                                      args(script.source(), keys, argv)))
-                              : CompletableFuture.failedFuture(t));
-            });
+    Link open = link.now();
+    if (open != null) { // the common case: no future chain for the connection
+      return send(open, script, output, keys, argv);
+    }
+    return link.get().thenCompose(l -> send(l, script, output, keys, argv));
+  }
+
+  private <T> CompletableFuture<T> send(
+      Link l,
+      LeaseScripts.Script script,
+      Supplier<CommandOutput<String, String, T>> output,
+      List<String> keys,
+      List<String> argv) {
+    Call<T> call = new Call<>(l, commandTimeout);
+    call.send(
+        CommandType.EVALSHA,
+        output.get(),
+        args(script.sha1(), keys, argv),
+        () -> call.send(CommandType.EVAL, output.get(), args(script.source(), keys, argv), null));
+    return call;
   }
 
   /** One {@code PING}, connecting first if needed. */
   CompletableFuture<String> ping() {
     return link.get()
         .thenCompose(
-            l ->
-                bounded(
-                    ours(l.async())
-                        .dispatch(CommandType.PING, new StatusOutput<>(Wtf8Codec.INSTANCE))));
+            l -> {
+              Call<String> call = new Call<>(l, commandTimeout);
+              call.send(CommandType.PING, new StatusOutput<>(Wtf8Codec.INSTANCE), null, null);
+              return call;
+            });
   }
 
   /** Closes the connection if it is ours; later calls fail {@code UNAVAILABLE}. */
@@ -83,28 +93,78 @@ final class ScriptClient {
         .addValues(argv);
   }
 
-  // The command's own future, failing with TimeoutException after the command timeout; a timed-out
-  // command is cancelled so Lettuce drops its late reply (and never sends it if still queued).
-  private <T> CompletableFuture<T> bounded(CompletionStage<T> command) {
-    CompletableFuture<T> lettuce = command.toCompletableFuture();
-    CompletableFuture<T> result = new CompletableFuture<>();
-    var unused =
-        lettuce.whenComplete(
-            (v, t) -> {
-              if (t != null) {
-                result.completeExceptionally(t);
-              } else {
-                result.complete(v);
-              }
-            });
-    return result
-        .orTimeout(commandTimeout.toNanos(), TimeUnit.NANOSECONDS)
-        .whenComplete(
-            (v, t) -> {
-              if (!lettuce.isDone()) {
-                lettuce.cancel(false);
-              }
-            });
+  /**
+   * One call: the command (and, after {@code NOSCRIPT}, its {@code EVAL} resend) and the bound on
+   * both. Completes with the reply, the command's failure, or a {@link TimeoutException}; a
+   * timed-out command is cancelled, so Lettuce drops its late reply (and never sends it if still
+   * queued). The bound runs on Lettuce's wheel timer: arming and cancelling it is a queue insert
+   * with no thread to wake, where a JDK scheduled executor signals its thread whenever a timer
+   * becomes its earliest (with one command in flight: every command). It fires within a timer tick
+   * (100 ms by default) after the command timeout.
+   */
+  private static final class Call<T> extends CompletableFuture<T>
+      implements TimerTask, BiConsumer<T, Throwable> {
+    private final Link link;
+    private final Duration commandTimeout;
+    private final Timeout timer;
+    private volatile CompletableFuture<T> command;
+    private volatile Runnable onNoScript; // the EVAL resend, or null
+
+    Call(Link link, Duration commandTimeout) {
+      this.link = link;
+      this.commandTimeout = commandTimeout;
+      this.timer =
+          link.connection()
+              .getResources()
+              .timer()
+              .newTimeout(this, commandTimeout.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    void send(
+        CommandType type,
+        CommandOutput<String, String, T> output,
+        CommandArgs<String, String> args,
+        Runnable onNoScript) {
+      this.onNoScript = onNoScript;
+      BaseRedisAsyncCommands<String, String> async = ours(link.async());
+      CompletableFuture<T> c =
+          (args == null ? async.dispatch(type, output) : async.dispatch(type, output, args))
+              .toCompletableFuture();
+      command = c;
+      if (isDone()) {
+        c.cancel(false); // timed out while this was being sent
+        return;
+      }
+      var unused = c.whenComplete(this);
+    }
+
+    /** The command completed. */
+    @Override
+    public void accept(T reply, Throwable failure) {
+      if (failure == null) {
+        timer.cancel();
+        complete(reply);
+        return;
+      }
+      Runnable resend = onNoScript;
+      if (resend != null && isNoScript(failure) && !isDone()) {
+        resend.run();
+        return;
+      }
+      timer.cancel();
+      completeExceptionally(failure);
+    }
+
+    /** The command timeout passed. */
+    @Override
+    public void run(Timeout t) {
+      if (completeExceptionally(new TimeoutException("no reply within " + commandTimeout))) {
+        CompletableFuture<T> c = command;
+        if (c != null && !c.isDone()) {
+          c.cancel(false);
+        }
+      }
+    }
   }
 
   private static boolean isNoScript(Throwable t) {

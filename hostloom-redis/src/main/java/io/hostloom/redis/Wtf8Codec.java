@@ -3,6 +3,7 @@ package io.hostloom.redis;
 import io.hostloom.locking.spi.LosslessUtf8;
 import io.lettuce.core.codec.RedisCodec;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 
 /**
  * A lossless string codec: UTF-8 for well-formed text, and WTF-8 (a lone surrogate as its 3-byte
@@ -37,7 +38,12 @@ final class Wtf8Codec implements RedisCodec<String, String> {
 
   /** The WTF-8 bytes of {@code s}: UTF-8 when {@code s} is well-formed. */
   static byte[] encode(String s) {
-    return LosslessUtf8.encode(s);
+    for (int i = 0; i < s.length(); i++) {
+      if (Character.isSurrogate(s.charAt(i))) {
+        return LosslessUtf8.encode(s); // a lone surrogate is possible: the lossless form
+      }
+    }
+    return s.getBytes(StandardCharsets.UTF_8); // the same bytes, on the JDK's fast path
   }
 
   /** Decodes what {@link #encode} wrote; bytes it cannot have written become U+FFFD. */
@@ -45,6 +51,11 @@ final class Wtf8Codec implements RedisCodec<String, String> {
     ByteBuffer b = buffer.duplicate();
     byte[] bytes = new byte[b.remaining()];
     b.get(bytes);
-    return LosslessUtf8.decode(bytes);
+    for (byte x : bytes) {
+      if (x < 0) {
+        return LosslessUtf8.decode(bytes);
+      }
+    }
+    return new String(bytes, StandardCharsets.US_ASCII); // ASCII: both decoders agree
   }
 }

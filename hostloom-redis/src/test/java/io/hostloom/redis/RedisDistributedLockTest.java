@@ -152,6 +152,55 @@ class RedisDistributedLockTest {
   }
 
   @Test
+  void theFirstContendedWaitOfAFreshBackendIsWokenByTheReleaseToo() throws Exception {
+    // as above, but nothing warms the waiter's subscription up: its very first wait must not
+    // depend on whether the pattern was confirmed before its first attempt was refused
+    LockingOptions options =
+        LockingOptions.builder()
+            .namespace("wake")
+            .retry(LockRetryPolicy.interval(1, Duration.ofMinutes(1)))
+            .build();
+    String key = "k-" + UUID.randomUUID();
+    AtomicInteger answered = new AtomicInteger();
+    RedisClient waiterClient = RedisClient.create();
+    waiterClient.addListener(
+        new CommandListener() {
+          @Override
+          public void commandSucceeded(CommandSucceededEvent event) {
+            if (event.getCommand().getType().toString().equals("EVALSHA")) {
+              answered.incrementAndGet();
+            }
+          }
+        });
+    try (RedisLockBackend holderBackend = backend(redis.uri());
+        RedisLockBackend waiterBackend =
+            RedisLockBackend.builder().client(waiterClient).uri(redis.uri()).build();
+        DistributedLock holder = DistributedLock.create(options, holderBackend);
+        DistributedLock waiter = DistributedLock.create(options, waiterBackend)) {
+      assertThat(waiterBackend.releaseSignalUp()).isFalse();
+      LockHandle held = holder.acquire(key);
+      CompletableFuture<LockHandle> waiting = waiter.acquireAsync(key, LockOptions.DEFAULTS);
+      // refused, then re-checked once the subscription was confirmed, refused again, now waiting
+      TestTiming.await(
+          "the waiter re-checked once subscribed and waits on the signal",
+          () ->
+              waiterBackend.releaseSignalUp()
+                  && answered.get() == 2
+                  && waiterBackend.releaseWaiters() == 1,
+          WAIT);
+      assertThat(waiting).isNotDone();
+      held.close();
+      try (LockHandle granted = TestTiming.get(waiting, WAIT)) {
+        assertThat(granted.isHeld()).isTrue();
+        TestTiming.await("the grant's reply is counted", () -> answered.get() >= 3, WAIT);
+        assertThat(answered).hasValue(3); // two refusals and the grant, no poll
+      }
+    } finally {
+      waiterClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+  }
+
+  @Test
   void anOutageFailsAcquisitionsTypedWithoutFalseGrantsAndHealsWithoutNewClients() {
     Set<LockFailureKind> seen = EnumSet.noneOf(LockFailureKind.class);
     ConcurrentLinkedQueue<String> grantsWhileDown = new ConcurrentLinkedQueue<>();

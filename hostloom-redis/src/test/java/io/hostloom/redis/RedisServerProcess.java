@@ -316,7 +316,7 @@ public final class RedisServerProcess implements AutoCloseable {
     throw new IllegalStateException(INSTALL_HINT);
   }
 
-  private static int freePort() {
+  static int freePort() {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       s.setReuseAddress(true);
       return s.getLocalPort();

@@ -1,5 +1,6 @@
 package io.hostloom.benchmarks.redis;
 
+import io.hostloom.benchmarks.Machine;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
@@ -49,7 +50,9 @@ final class LettuceFloorPeer implements LockPeer {
   @Override
   public List<String> configuration() {
     return List.of(
-        "raw Lettuce 6.8 synchronous API on one multiplexed connection, the common client"
+        "raw Lettuce "
+            + Machine.version("io.lettuce", "lettuce-core")
+            + " synchronous API on one multiplexed connection, the common client"
             + " options",
         "acquire `SET key token NX PX 30000`, release `EVALSHA` of"
             + " `if get(key) == token then del(key)`: two round trips, nothing else",

@@ -15,6 +15,7 @@ public final class PeerResult {
   final String keys;
   final boolean diagnostic;
   String clientCommands = "n/a";
+  double serverMicros = Double.NaN; // server time per uncontended cycle (INFO commandstats)
   String scriptCommands = "n/a";
   double roundTrips = Double.NaN;
   final Histogram uncontended = Latency.newHistogram();
@@ -67,6 +68,11 @@ public final class PeerResult {
 
   public String keys() {
     return keys;
+  }
+
+  /** Server time per uncontended cycle, µs: every command's time as INFO commandstats counts it. */
+  public double serverMicros() {
+    return serverMicros;
   }
 
   public String clientCommands() {

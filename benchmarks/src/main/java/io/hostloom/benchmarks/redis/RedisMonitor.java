@@ -77,6 +77,15 @@ final class RedisMonitor implements AutoCloseable {
   }
 
   /** Client commands per cycle, e.g. {@code 2 (2 EVALSHA)}. */
+  /** The commands clients sent, lowercase (as INFO commandstats names them). */
+  synchronized java.util.Set<String> clientCommandNames() {
+    java.util.Set<String> names = new java.util.TreeSet<>();
+    for (String c : client.keySet()) {
+      names.add(c.toLowerCase(Locale.ROOT));
+    }
+    return names;
+  }
+
   synchronized String clientPerCycle(long cycles) {
     return perCycle(client, cycles);
   }

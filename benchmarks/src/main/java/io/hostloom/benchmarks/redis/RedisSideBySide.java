@@ -31,7 +31,8 @@ public final class RedisSideBySide {
       ClientSettings settings,
       RedisPlan plan,
       List<PeerResult> peers,
-      long elapsedNanos) {}
+      long elapsedNanos,
+      WakeupScaling.Result wakeups) {}
 
   public static void main(String[] args) throws Exception {
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
@@ -92,7 +93,13 @@ public final class RedisSideBySide {
         log("warm-up pass");
         runRounds(plan.warmUp(), peers, null, "w");
         runRounds(plan, peers, results, "r");
-        return new Report(server.version(), s, plan, results, System.nanoTime() - t0);
+        for (LockPeer p : peers) {
+          p.close();
+        }
+        peers.clear();
+        log("wake-ups over two JVMs, first wait, memory");
+        WakeupScaling.Result w = WakeupScaling.run(s.host(), s.port(), plan.rounds() < 2);
+        return new Report(server.version(), s, plan, results, System.nanoTime() - t0, w);
       } finally {
         for (LockPeer p : peers) {
           try {
@@ -112,6 +119,7 @@ public final class RedisSideBySide {
     for (int i = 0; i < peers.size(); i++) {
       LockPeer p = peers.get(i);
       String key = "p" + i + ":calibration";
+      java.util.Set<String> sent;
       Workloads.uncontended(p, key, 5, Duration.ofSeconds(10), SINK);
       try (RedisMonitor m = new RedisMonitor(s.host(), s.port())) {
         LocalServers.sleep(100);
@@ -122,8 +130,33 @@ public final class RedisSideBySide {
         r.clientCommands = m.clientPerCycle(h.getTotalCount());
         r.scriptCommands = m.scriptPerCycle(h.getTotalCount());
         r.roundTrips = m.roundTripsPerCycle(h.getTotalCount());
+        sent = m.clientCommandNames();
       }
+      results.get(i).serverMicros = serverMicrosPerCycle(s, p, key, sent);
       log(p.name() + ": " + results.get(i).clientCommands + " per cycle");
+    }
+  }
+
+  // server time of 200 uncontended cycles, without MONITOR (which slows every command it sees):
+  // the time of the commands the client sent (a script's time includes the commands inside it)
+  private static double serverMicrosPerCycle(
+      ClientSettings s, LockPeer p, String key, java.util.Set<String> sent) throws Exception {
+    io.lettuce.core.RedisClient c = io.lettuce.core.RedisClient.create(s.uri());
+    try (var conn = c.connect()) {
+      var cmd = conn.sync();
+      cmd.configResetstat();
+      int cycles = 200;
+      Workloads.uncontended(p, key, cycles, Duration.ofSeconds(20), Latency.newHistogram());
+      long usec = 0;
+      for (String line : cmd.info("commandstats").split("\r\n", -1)) {
+        if (line.startsWith("cmdstat_") && sent.contains(line.substring(8, line.indexOf(':')))) {
+          int i = line.indexOf("usec=") + 5;
+          usec += Long.parseLong(line.substring(i, line.indexOf(',', i)));
+        }
+      }
+      return usec / (double) cycles;
+    } finally {
+      c.shutdown();
     }
   }
 

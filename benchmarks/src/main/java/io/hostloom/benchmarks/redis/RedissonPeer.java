@@ -1,5 +1,6 @@
 package io.hostloom.benchmarks.redis;
 
+import io.hostloom.benchmarks.Machine;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -39,7 +40,9 @@ final class RedissonPeer implements LockPeer {
   @Override
   public List<String> configuration() {
     return List.of(
-        "Redisson 3.52.0 `useSingleServer()`, `timeout` 5000 ms, `connectTimeout` 5000 ms,"
+        "Redisson "
+            + Machine.version("org.redisson", "redisson")
+            + " `useSingleServer()`, `timeout` 5000 ms, `connectTimeout` 5000 ms,"
             + " `nettyThreads` 2, `threads` 2, other settings default (retries, pub/sub pool)",
         "connection pool "
             + POOL_SIZE

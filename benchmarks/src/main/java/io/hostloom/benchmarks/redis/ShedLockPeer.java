@@ -1,5 +1,6 @@
 package io.hostloom.benchmarks.redis;
 
+import io.hostloom.benchmarks.Machine;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -10,8 +11,8 @@ import net.javacrumbs.shedlock.core.SimpleLock;
 import net.javacrumbs.shedlock.provider.redis.spring.RedisLockProvider;
 
 /**
- * ShedLock's Redis provider. ShedLock 6.10.0 publishes no Lettuce-only Redis provider on Maven
- * Central ({@code shedlock-provider-redis-lettuce} does not resolve), so this is {@code
+ * ShedLock's Redis provider. ShedLock 7 publishes no Lettuce-only Redis provider on Maven Central
+ * ({@code shedlock-provider-redis-lettuce} does not resolve), so this is {@code
  * shedlock-provider-redis-spring} over a Lettuce connection factory. ShedLock never waits: for the
  * hand-off the harness polls it.
  */
@@ -34,8 +35,10 @@ final class ShedLockPeer implements LockPeer {
   @Override
   public List<String> configuration() {
     return List.of(
-        "shedlock-provider-redis-spring 6.10.0 `RedisLockProvider(factory, \"bench\")`"
-            + " (`shedlock-provider-redis-lettuce` is not published for 6.10.0)",
+        "shedlock-provider-redis-spring "
+            + Machine.version("net.javacrumbs.shedlock", "shedlock-provider-redis-spring")
+            + " `RedisLockProvider(factory, \"bench\")` (`shedlock-provider-redis-lettuce` is not"
+            + " served for ShedLock 7)",
         SpringRedis.describe(),
         "`lock(new LockConfiguration(now, key, lockAtMostFor 30 s, lockAtLeastFor 0))` +"
             + " `SimpleLock.unlock()`; hand-off: the harness retries `lock` every "

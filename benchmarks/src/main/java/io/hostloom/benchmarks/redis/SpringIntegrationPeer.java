@@ -1,5 +1,6 @@
 package io.hostloom.benchmarks.redis;
 
+import io.hostloom.benchmarks.Machine;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +35,9 @@ final class SpringIntegrationPeer implements LockPeer {
   @Override
   public List<String> configuration() {
     return List.of(
-        "spring-integration-redis 6.5.3 `RedisLockRegistry(factory, \"sint-bench\", 30000)`,"
+        "spring-integration-redis "
+            + Machine.version(RedisLockRegistry.class)
+            + " `RedisLockRegistry(factory, \"sint-bench\", 30000)`,"
             + " `RedisLockType."
             + type
             + "`"

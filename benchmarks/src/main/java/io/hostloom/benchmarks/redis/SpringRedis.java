@@ -1,5 +1,6 @@
 package io.hostloom.benchmarks.redis;
 
+import io.hostloom.benchmarks.Machine;
 import io.lettuce.core.resource.ClientResources;
 import java.util.concurrent.TimeUnit;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -30,7 +31,9 @@ final class SpringRedis implements AutoCloseable {
   }
 
   static String describe() {
-    return "spring-data-redis 3.5 `LettuceConnectionFactory` with the common Lettuce client"
+    return "spring-data-redis "
+        + Machine.version("org.springframework.data", "spring-data-redis")
+        + " `LettuceConnectionFactory` with the common Lettuce client"
         + " options and resources, `shareNativeConnection` true (the default): one multiplexed"
         + " connection for all threads";
   }
