@@ -14,9 +14,11 @@ import java.util.Optional;
  * <ul>
  *   <li>{@code <prefix>o/<key>}: the owner, attached to the grant's etcd lease. Its presence is the
  *       live lease: etcd deletes it when the lease runs out. Transactions compare its value.
- *   <li>{@code <prefix>d/<key>}: the data, without a lease, written only by a grant (acquire of a
- *       free key, replace); its {@code mod_revision} is the grant's fencing token. Release deletes
- *       it; after an expiry it stays (ignored, as no owner key exists) until the next grant.
+ *   <li>{@code <prefix>d/<key>}: one byte saying which grant wrote it ({@code g} acquire of a free
+ *       key, {@code r} replace), then the data; without a lease, written only by a grant, so its
+ *       {@code mod_revision} is the grant's fencing token. Release deletes it; after an expiry it
+ *       stays (ignored, as no owner key exists) until the next grant overwrites it. The release
+ *       watch covers these keys: a delete is a release, a put marked {@code r} a replace.
  * </ul>
  */
 public final class EtcdKeyLayout {
@@ -52,19 +54,18 @@ public final class EtcdKeyLayout {
     return ByteSequence.from(concat(data, Wtf8.encode(key)));
   }
 
-  /** The prefix of every owner key (the release watch covers it). */
-  ByteSequence ownerPrefix() {
-    return ByteSequence.from(owners);
+  /** The prefix of every data key (the release watch covers it). */
+  ByteSequence dataPrefix() {
+    return ByteSequence.from(data);
   }
 
-  /** The lock key of an owner key, or empty for a key outside the owner prefix. */
-  Optional<String> lockKeyOf(ByteSequence ownerKey) {
-    byte[] k = ownerKey.getBytes();
-    if (k.length <= owners.length
-        || !Arrays.equals(k, 0, owners.length, owners, 0, owners.length)) {
+  /** The lock key of a data key, or empty for a key outside the data prefix. */
+  Optional<String> lockKeyOf(ByteSequence dataKey) {
+    byte[] k = dataKey.getBytes();
+    if (k.length <= data.length || !Arrays.equals(k, 0, data.length, data, 0, data.length)) {
       return Optional.empty();
     }
-    return Optional.of(Wtf8.decode(Arrays.copyOfRange(k, owners.length, k.length)));
+    return Optional.of(Wtf8.decode(Arrays.copyOfRange(k, data.length, k.length)));
   }
 
   private static byte[] concat(byte[] a, byte[] b) {

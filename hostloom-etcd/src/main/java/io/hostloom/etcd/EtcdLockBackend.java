@@ -14,6 +14,7 @@ import io.etcd.jetcd.options.DeleteOption;
 import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.LeaseOption;
 import io.etcd.jetcd.options.PutOption;
+import io.etcd.jetcd.watch.WatchEvent;
 import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.BackendHealth;
 import io.hostloom.locking.spi.BackendHealthProbe;
@@ -26,6 +27,7 @@ import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.ReplaceOutcome;
 import io.hostloom.locking.spi.Wtf8;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -66,8 +68,9 @@ import java.util.function.Function;
  * TIMEOUT} when the transaction was sent and no answer came; {@code OTHER} for errors etcd
  * answered. Futures complete on jetcd's executor.
  *
- * <p><b>Release signal.</b> One watch per backend over all owner keys of the prefix, for deletes:
- * releases <em>and</em> expiries wake waiters. Replace is not announced (the key stays held).
+ * <p><b>Release signal.</b> One watch per backend over all data keys of the prefix: releases and
+ * replaces wake the waits of their key; expiries announce nothing (waiters poll). See {@link
+ * ReleaseWatch}.
  */
 public final class EtcdLockBackend
     implements LockBackend, ReleaseSignal, BackendHealthProbe, AutoCloseable {
@@ -79,6 +82,8 @@ public final class EtcdLockBackend
 
   // etcd's MaxLeaseTTL (lease/lessor.go): longer TTLs are refused
   private static final long MAX_TTL_SECONDS = 9_000_000_000L;
+  private static final byte GRANTED = 'g';
+  private static final byte REPLACED = 'r';
   private static final int NEW = 0;
   private static final int SENT = 1;
   private static final int ABANDONED = 2;
@@ -102,6 +107,7 @@ public final class EtcdLockBackend
                 .endpoints(b.endpoints.toArray(String[]::new))
                 .connectTimeout(b.commandTimeout)
                 .waitForReady(false)
+                .retryMaxAttempts(0) // the kernel retries; a hidden re-send could misanswer
                 .build()
             : b.client;
     this.kv = client.getKVClient();
@@ -147,7 +153,7 @@ public final class EtcdLockBackend
         leaseId ->
             kv.txn()
                 .If(new Cmp(o, Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
-                .Then(putOwner(o, ov, leaseId), Op.put(d, bytes(data), PutOption.DEFAULT))
+                .Then(putOwner(o, ov, leaseId), Op.put(d, data(GRANTED, data), PutOption.DEFAULT))
                 .Else(
                     Op.txn(
                         new Cmp[] {owned(o, ov)},
@@ -239,7 +245,7 @@ public final class EtcdLockBackend
                 .If(owned(o, bytes(expectedOwner)))
                 .Then(
                     putOwner(o, bytes(newOwner), leaseId),
-                    Op.put(d, bytes(newData), PutOption.DEFAULT))
+                    Op.put(d, data(REPLACED, newData), PutOption.DEFAULT))
                 .Else(Op.get(o, GetOption.DEFAULT), Op.get(d, GetOption.DEFAULT))
                 .commit(),
         (leaseId, r) -> {
@@ -312,11 +318,17 @@ public final class EtcdLockBackend
           .handle(
               (r, e) ->
                   e == null
-                      ? BackendHealth.healthy("etcd revision " + r.getHeader().getRevision())
+                      ? BackendHealth.healthy("etcd: quorum read answered")
                       : BackendHealth.unhealthy(
-                          "etcd: " + EtcdFailures.map("health check", e, false).getMessage()));
+                          "etcd: quorum read failed ("
+                              + EtcdFailures.kindOf(e, false)
+                              + ", "
+                              + EtcdFailures.unwrap(e).getClass().getSimpleName()
+                              + ")"));
     } catch (RuntimeException e) {
-      return CompletableFuture.completedFuture(BackendHealth.unhealthy("etcd: " + e));
+      return CompletableFuture.completedFuture(
+          BackendHealth.unhealthy(
+              "etcd: quorum read failed (" + e.getClass().getSimpleName() + ")"));
     }
   }
 
@@ -369,7 +381,14 @@ public final class EtcdLockBackend
                 revokeLater(leaseId);
                 return CompletableFuture.<T>failedFuture(new TimeoutException());
               }
-              return call(() -> txn.apply(leaseId)).thenCompose(r -> answer.apply(leaseId, r));
+              return call(() -> txn.apply(leaseId))
+                  .thenCompose(
+                      r -> {
+                        if (releases != null) {
+                          releases.observed(r.getHeader().getRevision());
+                        }
+                        return answer.apply(leaseId, r);
+                      });
             })
         .whenComplete(
             (v, e) -> {
@@ -438,7 +457,7 @@ public final class EtcdLockBackend
                     : Optional.of(
                         new LeaseRecord(
                             text(owner.getValue()),
-                            text(data.getValue()),
+                            dataText(data.getValue()),
                             remaining(t.getTTL()),
                             data.getModRevision())));
   }
@@ -479,6 +498,27 @@ public final class EtcdLockBackend
 
   private static String text(ByteSequence b) {
     return Wtf8.decode(b.getBytes());
+  }
+
+  private static ByteSequence data(byte grant, String data) {
+    byte[] d = Wtf8.encode(data);
+    byte[] out = new byte[d.length + 1];
+    out[0] = grant;
+    System.arraycopy(d, 0, out, 1, d.length);
+    return ByteSequence.from(out);
+  }
+
+  private static String dataText(ByteSequence b) {
+    byte[] v = b.getBytes();
+    return Wtf8.decode(Arrays.copyOfRange(v, 1, v.length));
+  }
+
+  /** Whether a watch event is a replace's write of a data key. */
+  static boolean replaced(WatchEvent e) {
+    ByteSequence v = e.getKeyValue().getValue();
+    return e.getEventType() == WatchEvent.EventType.PUT
+        && !v.isEmpty()
+        && v.getBytes()[0] == REPLACED;
   }
 
   private static long ttlSeconds(Duration lease) {

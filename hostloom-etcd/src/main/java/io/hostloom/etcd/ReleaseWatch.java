@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,8 +33,8 @@ final class ReleaseWatch implements AutoCloseable {
   private final Watch watchClient;
   private final EtcdKeyLayout layout;
   private final ScheduledExecutorService timer;
-  private final ConcurrentHashMap<String, Set<CompletableFuture<Boolean>>> waits =
-      new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Set<Wait>> waits = new ConcurrentHashMap<>();
+  private final AtomicLong seen = new AtomicLong(); // newest revision this backend has seen
   private volatile boolean up;
   private volatile boolean closed;
   private volatile Watch.Watcher watcher;
@@ -50,41 +51,54 @@ final class ReleaseWatch implements AutoCloseable {
       return;
     }
     WatchOption option =
-        WatchOption.builder()
-            .isPrefix(true)
-            .withNoPut(true)
-            .withCreateNotify(true)
-            .withRequireLeader(true)
-            .build();
+        WatchOption.builder().isPrefix(true).withCreateNotify(true).withRequireLeader(true).build();
     watcher =
         watchClient.watch(
-            layout.ownerPrefix(), option, Watch.listener(this::onNext, this::onError, () -> {}));
+            layout.dataPrefix(), option, Watch.listener(this::onNext, this::onError, () -> {}));
   }
 
   private void onNext(WatchResponse response) {
     if (response.isCreatedNotify()) {
+      if (!up) {
+        log.debug("etcd release watch confirmed");
+      }
       up = true;
       wakeAll(); // waits registered before the watch was confirmed may have missed a release
       return;
     }
     for (WatchEvent e : response.getEvents()) {
-      if (e.getEventType() == WatchEvent.EventType.DELETE) {
-        layout.lockKeyOf(e.getKeyValue().getKey()).ifPresent(this::wake);
+      if (e.getEventType() == WatchEvent.EventType.DELETE || EtcdLockBackend.replaced(e)) {
+        long revision = e.getKeyValue().getModRevision();
+        layout.lockKeyOf(e.getKeyValue().getKey()).ifPresent(k -> wake(k, revision));
       }
     }
+    observed(response.getHeader().getRevision());
   }
 
   private void onError(Throwable t) {
+    boolean wasUp = up;
     up = false;
     wakeAll();
     if (!closed) {
-      log.warn("etcd release watch failed ({}); watching again", t.toString());
+      if (wasUp) {
+        log.warn("etcd release watch failed ({}); watching again", t.toString());
+      } else {
+        log.debug("etcd release watch still failing ({})", t.toString());
+      }
       Watch.Watcher old = watcher;
       if (old != null) {
         old.close();
       }
       timer.schedule(this::open, REWATCH_PAUSE.toMillis(), TimeUnit.MILLISECONDS);
     }
+  }
+
+  /**
+   * Records a revision this backend has seen (its own answers, the watch): a wait that starts after
+   * it ignores events up to it, so a release this backend already saw cannot wake a later wait.
+   */
+  void observed(long revision) {
+    seen.accumulateAndGet(revision, Math::max);
   }
 
   /** Whether etcd confirmed the watch (and it has not failed since). */
@@ -101,52 +115,58 @@ final class ReleaseWatch implements AutoCloseable {
     if (closed || maxWait.isZero()) {
       return CompletableFuture.completedFuture(false);
     }
-    CompletableFuture<Boolean> wait = new CompletableFuture<>();
+    CompletableFuture<Boolean> future = new CompletableFuture<>();
+    Wait wait = new Wait(future, seen.get());
     waits.compute(
         key,
         (k, set) -> {
-          Set<CompletableFuture<Boolean>> s = set == null ? ConcurrentHashMap.newKeySet() : set;
+          Set<Wait> s = set == null ? ConcurrentHashMap.newKeySet() : set;
           s.add(wait);
           return s;
         });
     ScheduledFuture<?> timeout =
-        timer.schedule(() -> wait.complete(false), maxWait.toNanos(), TimeUnit.NANOSECONDS);
-    wait.whenComplete(
+        timer.schedule(() -> future.complete(false), maxWait.toNanos(), TimeUnit.NANOSECONDS);
+    future.whenComplete(
         (r, e) -> {
           timeout.cancel(false);
           waits.computeIfPresent(key, (k, set) -> set.remove(wait) && set.isEmpty() ? null : set);
         });
     if (closed) {
-      wait.complete(false);
+      future.complete(false);
     }
-    return wait;
+    return future;
   }
 
-  private void wake(String key) {
-    Set<CompletableFuture<Boolean>> set = waits.get(key);
+  private void wake(String key, long revision) {
+    Set<Wait> set = waits.get(key);
     if (set != null) {
-      for (CompletableFuture<Boolean> w : set.toArray(CompletableFuture[]::new)) {
-        w.complete(true);
+      for (Wait w : set.toArray(Wait[]::new)) {
+        if (w.after() < revision) {
+          w.future().complete(true);
+        }
       }
     }
   }
 
   private void wakeAll() {
-    waits.keySet().forEach(this::wake);
+    waits.keySet().forEach(k -> wake(k, Long.MAX_VALUE));
   }
 
   @Override
   public void close() {
     closed = true;
     up = false;
-    Watch.Watcher w = watcher;
-    if (w != null) {
-      w.close();
+    Watch.Watcher current = watcher;
+    if (current != null) {
+      current.close();
     }
-    for (Set<CompletableFuture<Boolean>> set : waits.values()) {
-      for (CompletableFuture<Boolean> w2 : set.toArray(CompletableFuture[]::new)) {
-        w2.complete(false);
+    for (Set<Wait> set : waits.values()) {
+      for (Wait w : set.toArray(Wait[]::new)) {
+        w.future().complete(false);
       }
     }
   }
+
+  /** One wait: woken by events newer than {@code after}. */
+  private record Wait(CompletableFuture<Boolean> future, long after) {}
 }

@@ -49,6 +49,7 @@ public final class EtcdServerProcess implements AutoCloseable {
   private final Path dir;
   private final Path logFile;
   private String initialCluster;
+  private String clusterToken;
   private Process process;
 
   private EtcdServerProcess(String binary, String name) {
@@ -63,6 +64,7 @@ public final class EtcdServerProcess implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     this.initialCluster = name + "=" + peerUrl();
+    this.clusterToken = "hostloom-test-" + clientPort;
   }
 
   /** The member shared by all tests of this JVM, started on first use. */
@@ -97,6 +99,7 @@ public final class EtcdServerProcess implements AutoCloseable {
     try {
       for (EtcdServerProcess m : all) {
         m.initialCluster = cluster;
+        m.clusterToken = all.get(0).clusterToken;
         m.launch();
       }
       for (EtcdServerProcess m : all) {
@@ -157,7 +160,7 @@ public final class EtcdServerProcess implements AutoCloseable {
             "--initial-cluster-state",
             "new",
             "--initial-cluster-token",
-            "hostloom-test-" + dir.getFileName(),
+            clusterToken,
             "--heartbeat-interval",
             "50",
             "--election-timeout",
