@@ -34,9 +34,11 @@ public final class EtcdKeyLayout {
   }
 
   /**
+   * The layout under {@code prefix} (any non-empty string; keep it distinct per application).
+   *
    * @throws IllegalArgumentException when {@code prefix} is empty
    */
-  static EtcdKeyLayout withPrefix(String prefix) {
+  public static EtcdKeyLayout withPrefix(String prefix) {
     Objects.requireNonNull(prefix, "keyPrefix");
     if (prefix.isEmpty()) {
       throw new IllegalArgumentException("keyPrefix must not be empty");

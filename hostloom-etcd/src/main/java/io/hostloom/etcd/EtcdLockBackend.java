@@ -26,6 +26,8 @@ import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.ReplaceOutcome;
 import io.hostloom.locking.spi.Wtf8;
+import io.hostloom.locking.spi.support.BackendArguments;
+import io.hostloom.locking.spi.support.LeaseRounding;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -80,6 +82,8 @@ public final class EtcdLockBackend
   /** Default bound on a health probe: 2 s. */
   public static final Duration DEFAULT_HEALTH_TIMEOUT = Duration.ofSeconds(2);
 
+  // etcd stores values up to its request limit (1.5 MiB by default): no bounds of our own
+  private static final BackendArguments ARGS = BackendArguments.unbounded();
   // etcd's MaxLeaseTTL (lease/lessor.go): longer TTLs are refused
   private static final long MAX_TTL_SECONDS = 9_000_000_000L;
   private static final byte GRANTED = 'g';
@@ -141,8 +145,7 @@ public final class EtcdLockBackend
   @Override
   public CompletableFuture<AcquireOutcome> acquire(
       String key, String owner, String data, Duration lease) {
-    EtcdArguments.keyOwner(key, owner);
-    Objects.requireNonNull(data, "data");
+    ARGS.acquire(key, owner, data, lease);
     long ttl = ttlSeconds(lease);
     ByteSequence o = layout.ownerKey(key);
     ByteSequence d = layout.dataKey(key);
@@ -178,7 +181,7 @@ public final class EtcdLockBackend
 
   @Override
   public CompletableFuture<ExtendOutcome> extend(String key, String owner, Duration lease) {
-    EtcdArguments.keyOwner(key, owner);
+    ARGS.extend(key, owner, lease);
     long ttl = ttlSeconds(lease);
     ByteSequence o = layout.ownerKey(key);
     ByteSequence ov = bytes(owner);
@@ -204,7 +207,7 @@ public final class EtcdLockBackend
 
   @Override
   public CompletableFuture<ReleaseOutcome> release(String key, String owner) {
-    EtcdArguments.keyOwner(key, owner);
+    ARGS.release(key, owner);
     ByteSequence o = layout.ownerKey(key);
     ByteSequence d = layout.dataKey(key);
     return run(
@@ -231,9 +234,7 @@ public final class EtcdLockBackend
   @Override
   public CompletableFuture<ReplaceOutcome> replace(
       String key, String expectedOwner, String newOwner, String newData, Duration lease) {
-    EtcdArguments.keyOwner(key, expectedOwner);
-    EtcdArguments.owner(newOwner, "newOwner");
-    Objects.requireNonNull(newData, "newData");
+    ARGS.replace(key, expectedOwner, newOwner, newData, lease);
     long ttl = ttlSeconds(lease);
     ByteSequence o = layout.ownerKey(key);
     ByteSequence d = layout.dataKey(key);
@@ -262,7 +263,7 @@ public final class EtcdLockBackend
 
   @Override
   public CompletableFuture<Optional<LeaseRecord>> read(String key) {
-    EtcdArguments.key(key);
+    ARGS.read(key);
     return run(
         "read",
         0,
@@ -286,11 +287,7 @@ public final class EtcdLockBackend
    */
   @Override
   public CompletableFuture<Boolean> awaitRelease(String key, Duration maxWait) {
-    EtcdArguments.key(key);
-    Objects.requireNonNull(maxWait, "maxWait");
-    if (maxWait.isNegative()) {
-      throw new IllegalArgumentException("maxWait must not be negative but was " + maxWait);
-    }
+    ARGS.awaitRelease(key, maxWait);
     return releases == null || closed.get()
         ? CompletableFuture.completedFuture(false)
         : releases.await(key, maxWait);
@@ -522,9 +519,15 @@ public final class EtcdLockBackend
   }
 
   private static long ttlSeconds(Duration lease) {
-    EtcdArguments.lease(lease);
-    long up = lease.getSeconds() + (lease.getNano() > 0 ? 1 : 0);
-    return Math.min(up, MAX_TTL_SECONDS);
+    return Math.min(LeaseRounding.ceilSeconds(lease), MAX_TTL_SECONDS);
+  }
+
+  private static Duration positive(Duration value, String name) {
+    Objects.requireNonNull(value, name);
+    if (value.isNegative() || value.isZero()) {
+      throw new IllegalArgumentException(name + " must be positive but was " + value);
+    }
+    return value;
   }
 
   /** Builds an {@link EtcdLockBackend}. */
@@ -570,13 +573,13 @@ public final class EtcdLockBackend
 
     /** Bound on every operation; default {@link #DEFAULT_COMMAND_TIMEOUT}. */
     public Builder commandTimeout(Duration commandTimeout) {
-      this.commandTimeout = EtcdArguments.positive(commandTimeout, "commandTimeout");
+      this.commandTimeout = positive(commandTimeout, "commandTimeout");
       return this;
     }
 
     /** Bound on a health probe; default {@link #DEFAULT_HEALTH_TIMEOUT}. */
     public Builder healthTimeout(Duration healthTimeout) {
-      this.healthTimeout = EtcdArguments.positive(healthTimeout, "healthTimeout");
+      this.healthTimeout = positive(healthTimeout, "healthTimeout");
       return this;
     }
 
