@@ -39,6 +39,12 @@ class EtcdReleaseSignalTest extends ReleaseSignalSuite {
     return Duration.ofSeconds(1);
   }
 
+  // past a 1 s lease, etcd's expiry check (every 500 ms) and the revoke's commit
+  @Override
+  protected Duration shortWait() {
+    return Duration.ofMillis(1500);
+  }
+
   @Test
   void theWatchIsConfirmedWithoutAnyWaitAndAWaitBeforeThatWakesAtIt() {
     try (EtcdLockBackend b =
