@@ -41,8 +41,7 @@ final class EtcdTarget implements RestartableTarget {
   /** Keys under the backend's prefix (owner and data keys), counted by etcd itself. */
   @Override
   public long storedRecords() {
-    ByteSequence prefix =
-        ByteSequence.from(EtcdKeyLayout.DEFAULT_PREFIX, StandardCharsets.UTF_8);
+    ByteSequence prefix = ByteSequence.from(EtcdKeyLayout.DEFAULT_PREFIX, StandardCharsets.UTF_8);
     try (Client c = Client.builder().endpoints(server.endpoint()).build()) {
       return c.getKVClient()
           .get(prefix, GetOption.builder().isPrefix(true).withCountOnly(true).build())
