@@ -2,11 +2,11 @@
 # Starts Redis, Azurite (Blob) and PostgreSQL on loopback, the same servers the tests start, for
 # trying several WOPI host instances over one lock store by hand (see wopi-host/README.md).
 #
-#   scripts/start-backends.sh            start all three (or: start redis|azurite|postgres ...)
+#   scripts/start-backends.sh            start all three (or: start redis|azurite|postgres|etcd ...)
 #   scripts/start-backends.sh stop       stop what this script started
 #   scripts/start-backends.sh status     show what runs
 #
-# Ports: REDIS_PORT (6379), AZURITE_PORT (10000), PG_PORT (5432). State, logs and pid files live in
+# Ports: REDIS_PORT (6379), AZURITE_PORT (10000), PG_PORT (5432), ETCD_PORT (2379; peers 2380). State, logs and pid files live in
 # HOSTLOOM_BACKENDS_DIR (default /tmp/hostloom-backends); data is thrown away on stop.
 # Needs: redis-server (apt-get install redis-server); Azurite from npm (npm ci --prefix
 # hostloom-azure, done here when missing); PostgreSQL binaries from /usr/lib/postgresql/*/bin when
@@ -20,6 +20,7 @@ DIR="${HOSTLOOM_BACKENDS_DIR:-/tmp/hostloom-backends}"
 REDIS_PORT="${REDIS_PORT:-6379}"
 AZURITE_PORT="${AZURITE_PORT:-10000}"
 PG_PORT="${PG_PORT:-5432}"
+ETCD_PORT="${ETCD_PORT:-2379}"
 PG_BINARIES_VERSION="${PG_BINARIES_VERSION:-14.22.0}"
 mkdir -p "$DIR"
 
@@ -104,7 +105,22 @@ start_postgres() {
   echo "postgres: jdbc:postgresql://127.0.0.1:$PG_PORT/postgres (user postgres, no password)"
 }
 
+start_etcd() {
+  if pid_alive "$DIR/etcd.pid"; then echo "etcd:     already running"; return; fi
+  command -v etcd >/dev/null || { echo "etcd missing: apt-get install etcd-server" >&2; return 1; }
+  etcd --name hostloom --data-dir "$DIR/etcd" --log-level warn \
+    --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
+    --listen-peer-urls "http://127.0.0.1:$((ETCD_PORT + 1))" \
+    --initial-advertise-peer-urls "http://127.0.0.1:$((ETCD_PORT + 1))" \
+    --initial-cluster "hostloom=http://127.0.0.1:$((ETCD_PORT + 1))" >"$DIR/etcd.log" 2>&1 &
+  echo $! >"$DIR/etcd.pid"
+  wait_port etcd "$ETCD_PORT"
+  echo "etcd:     http://127.0.0.1:$ETCD_PORT"
+}
+
 stop_all() {
+  if pid_alive "$DIR/etcd.pid"; then kill "$(cat "$DIR/etcd.pid")"; echo "etcd:     stopped"; fi
+  rm -rf "$DIR/etcd.pid" "$DIR/etcd"
   if pid_alive "$DIR/redis.pid"; then kill "$(cat "$DIR/redis.pid")"; echo "redis:    stopped"; fi
   if pid_alive "$DIR/azurite.pid"; then kill "$(cat "$DIR/azurite.pid")"; echo "azurite:  stopped"; fi
   rm -f "$DIR/redis.pid" "$DIR/azurite.pid"
@@ -118,6 +134,7 @@ stop_all() {
 status() {
   pid_alive "$DIR/redis.pid" && echo "redis:    running on $REDIS_PORT" || echo "redis:    stopped"
   pid_alive "$DIR/azurite.pid" && echo "azurite:  running on $AZURITE_PORT" || echo "azurite:  stopped"
+  pid_alive "$DIR/etcd.pid" && echo "etcd:     running on $ETCD_PORT" || echo "etcd:     stopped"
   if [ -f "$DIR/pgdata/postmaster.pid" ] && kill -0 "$(head -1 "$DIR/pgdata/postmaster.pid")" 2>/dev/null; then
     echo "postgres: running on $PG_PORT"
   else
@@ -134,5 +151,5 @@ case "$cmd" in
     if [ $# -eq 0 ]; then set -- redis azurite postgres; fi
     for b in "$@"; do "start_$b"; done
     ;;
-  *) echo "usage: $0 [start [redis|azurite|postgres ...]|stop|status]" >&2; exit 2 ;;
+  *) echo "usage: $0 [start [redis|azurite|postgres|etcd ...]|stop|status]" >&2; exit 2 ;;
 esac

@@ -3,6 +3,7 @@ package io.hostloom.reliability;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.hostloom.azure.AzureBlobLockBackend;
+import io.hostloom.etcd.EtcdLockBackend;
 import io.hostloom.jdbc.JdbcLockBackend;
 import io.hostloom.redis.RedisLockBackend;
 import java.time.Duration;
@@ -15,9 +16,9 @@ import org.postgresql.ds.PGSimpleDataSource;
  * How to reach a backend, as plain strings, so a worker process can build the same client the test
  * JVM builds: a type, an address (a URI or a connection string) and the command timeout.
  *
- * @param type {@code redis}, {@code postgresql} or {@code azure}
- * @param address the backend's address: a Redis URI, a JDBC URL, or {@code <container>@<connection
- *     string>}
+ * @param type {@code redis}, {@code postgresql}, {@code azure} or {@code etcd}
+ * @param address the backend's address: a Redis URI, a JDBC URL, {@code <container>@<connection
+ *     string>}, or an etcd endpoint
  * @param commandTimeout the client's bound on every backend call
  */
 record BackendSpec(String type, String address, Duration commandTimeout) {
@@ -103,6 +104,11 @@ record BackendSpec(String type, String address, Duration commandTimeout) {
                 .commandTimeout(commandTimeout)
                 .build();
         yield new BackendClient(b, () -> {}); // nothing to close: the SDK shares its HTTP client
+      }
+      case "etcd" -> {
+        EtcdLockBackend b =
+            EtcdLockBackend.builder().endpoints(address).commandTimeout(commandTimeout).build();
+        yield new BackendClient(b, b::close);
       }
       default -> throw new IllegalArgumentException("unknown backend type " + type);
     };

@@ -16,7 +16,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class HostloomProperties {
 
   /**
-   * Where locks live: memory, redis, azure or postgres (or a store another module adds). No
+   * Where locks live: memory, redis, azure, postgres or etcd (or a store another module adds). No
    * default: with locking enabled, a store must be chosen (or a LockBackend bean defined).
    */
   private String store;

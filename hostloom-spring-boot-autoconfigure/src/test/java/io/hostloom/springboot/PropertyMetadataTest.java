@@ -3,6 +3,8 @@ package io.hostloom.springboot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hostloom.azure.AzureBlobLockBackend;
+import io.hostloom.etcd.EtcdKeyLayout;
+import io.hostloom.etcd.EtcdLockBackend;
 import io.hostloom.jdbc.JdbcLockBackend;
 import io.hostloom.jdbc.LockTable;
 import io.hostloom.locking.LockingOptions;
@@ -11,6 +13,7 @@ import io.hostloom.redis.RedisLockBackend;
 import io.hostloom.scheduling.ScheduleOptions;
 import io.hostloom.springboot.scheduling.ExclusiveScheduleProperties;
 import io.hostloom.springboot.store.azure.AzureStoreProperties;
+import io.hostloom.springboot.store.etcd.EtcdStoreProperties;
 import io.hostloom.springboot.store.postgres.PostgresStoreProperties;
 import io.hostloom.springboot.store.redis.RedisStoreProperties;
 import io.hostloom.wopi.WopiLockProvider;
@@ -40,6 +43,7 @@ class PropertyMetadataTest {
   static final HostloomProperties CORE = new HostloomProperties();
   static final RedisStoreProperties REDIS = new RedisStoreProperties();
   static final AzureStoreProperties AZURE = new AzureStoreProperties();
+  static final EtcdStoreProperties ETCD = new EtcdStoreProperties();
   static final PostgresStoreProperties POSTGRES = new PostgresStoreProperties();
   static final ExclusiveScheduleProperties SCHEDULING = new ExclusiveScheduleProperties();
 
@@ -121,6 +125,15 @@ class PropertyMetadataTest {
         AzureBlobLockBackend.DEFAULT_UNLEASED_CLAIM_GRACE,
         AZURE::getUnleasedClaimGrace);
     put("hostloom.postgres.schema", LockTable.DEFAULT_SCHEMA, POSTGRES::getSchema);
+    put(
+        "hostloom.etcd.command-timeout",
+        EtcdLockBackend.DEFAULT_COMMAND_TIMEOUT,
+        ETCD::getCommandTimeout);
+    put(
+        "hostloom.etcd.health-timeout",
+        EtcdLockBackend.DEFAULT_HEALTH_TIMEOUT,
+        ETCD::getHealthTimeout);
+    put("hostloom.etcd.key-prefix", EtcdKeyLayout.DEFAULT_PREFIX, ETCD::getKeyPrefix);
     put("hostloom.postgres.table", LockTable.DEFAULT_TABLE, POSTGRES::getTable);
     put(
         "hostloom.postgres.command-timeout",
@@ -211,7 +224,7 @@ class PropertyMetadataTest {
         .allSatisfy(p -> assertThat(p.getDescription()).as(p.getId()).isNotBlank());
     assertThat(all.get("hostloom.store").getHints().getValueHints())
         .extracting(h -> String.valueOf(h.getValue()))
-        .containsExactly("memory", "redis", "azure", "postgres");
+        .containsExactly("memory", "redis", "azure", "postgres", "etcd");
   }
 
   @Test
