@@ -2,22 +2,12 @@ package io.hostloom.azure;
 
 import com.azure.core.credential.TokenCredential;
 import com.azure.core.http.HttpClient;
-import com.azure.core.http.HttpHeaderName;
-import com.azure.core.http.HttpHeaders;
 import com.azure.core.http.policy.HttpPipelinePolicy;
-import com.azure.core.util.BinaryData;
 import com.azure.identity.DefaultAzureCredentialBuilder;
-import com.azure.storage.blob.BlobAsyncClient;
 import com.azure.storage.blob.BlobContainerAsyncClient;
 import com.azure.storage.blob.BlobServiceAsyncClient;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.azure.storage.blob.BlobServiceVersion;
-import com.azure.storage.blob.models.BlobLeaseRequestConditions;
-import com.azure.storage.blob.models.BlobRequestConditions;
-import com.azure.storage.blob.options.BlobAcquireLeaseOptions;
-import com.azure.storage.blob.options.BlobBreakLeaseOptions;
-import com.azure.storage.blob.options.BlockBlobSimpleUploadOptions;
-import com.azure.storage.blob.specialized.BlobLeaseClientBuilder;
 import com.azure.storage.common.policy.RequestRetryOptions;
 import com.azure.storage.common.policy.RetryPolicyType;
 import io.hostloom.locking.spi.AcquireOutcome;
@@ -29,25 +19,19 @@ import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.LosslessUtf8;
 import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReplaceOutcome;
+import io.hostloom.locking.spi.support.VersionedRecordLockBackend;
 import io.hostloom.wopi.WopiLockComparer;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 import reactor.core.publisher.Mono;
 
@@ -67,13 +51,15 @@ import reactor.core.publisher.Mono;
  *
  * <h2>How each operation is made atomic</h2>
  *
- * Every write is conditioned on the ETag of the read it is based on ({@code If-Match}) and, when
- * the blob is leased, carries the lease id. A write that loses a race gets 412 and the operation
- * reads again and decides again; nothing is ever overwritten or deleted unconditionally. Creating a
- * claim is a Put Blob with {@code If-None-Match: *} followed by acquiring the lease under {@code
- * If-Match}. Round trips in the uncontended case: acquire 2 (3 when the owner acquires again or
- * takes over an expired or released claim), extend 2, release 2, replace 2, read 1 (2 when it
- * evicts an expired claim).
+ * The operations are the generic {@link VersionedRecordLockBackend} over this module's
+ * versioned-record store (the blob's state of a read is the version): it decides by the shared
+ * lease rules and owns the loop described here. Every write is conditioned on the ETag of the read
+ * it is based on ({@code If-Match}) and, when the blob is leased, carries the lease id. A write
+ * that loses a race gets 412 and the operation reads again and decides again; nothing is ever
+ * overwritten or deleted unconditionally. Creating a claim is a Put Blob with {@code If-None-Match:
+ * *} followed by acquiring the lease under {@code If-Match}. Round trips in the uncontended case:
+ * acquire 2 (3 when the owner acquires again or takes over an expired or released claim), extend 2,
+ * release 2, replace 2, read 1 (2 when it evicts an expired claim).
  *
  * <h2>Time, leases and fencing</h2>
  *
@@ -136,34 +122,30 @@ public final class AzureBlobLockBackend implements LockBackend, BackendHealthPro
   /** Added to every expiry for the 1 s resolution of the service's {@code Date}/Last-Modified. */
   public static final Duration CLOCK_MARGIN = Duration.ofSeconds(BlobState.MARGIN_SECONDS);
 
-  /** Reads after a lost conditional write before an operation gives up (each loss is progress). */
-  static final int MAX_ATTEMPTS = 10;
-
-  private static final BinaryData EMPTY = BinaryData.fromBytes(new byte[0]);
-
   private final BlobServiceAsyncClient service;
   private final BlobContainerAsyncClient container;
   private final String containerName;
-  private final boolean createContainer;
-  private final Duration commandTimeout;
   private final Duration healthTimeout;
   private final WopiLockComparer wopiComparer;
   private final Duration wopiExpiry;
-  private final BlobState.Rules rules;
-  private final Clock wallClock = Clock.systemUTC();
-  private volatile boolean containerReady;
+  private final AzureBlobRecordStore records;
+  private final VersionedRecordLockBackend<BlobState> backend;
 
   private AzureBlobLockBackend(Builder b, BlobServiceAsyncClient service) {
     this.service = service;
     this.containerName = b.containerName;
     this.container = service.getBlobContainerAsyncClient(b.containerName);
-    this.createContainer = b.createContainer;
-    this.containerReady = !b.createContainer;
-    this.commandTimeout = b.commandTimeout;
     this.healthTimeout = b.healthTimeout;
     this.wopiComparer = b.wopiComparer;
     this.wopiExpiry = b.wopiExpiry;
-    this.rules = new BlobState.Rules(wopiComparer::identity, wopiExpiry, b.unleasedClaimGrace());
+    BlobState.Rules rules =
+        new BlobState.Rules(wopiComparer::identity, wopiExpiry, b.unleasedClaimGrace());
+    this.records = new AzureBlobRecordStore(container, b.createContainer, rules);
+    this.backend =
+        VersionedRecordLockBackend.builder(records)
+            .name("azure-blob")
+            .commandTimeout(b.commandTimeout)
+            .build();
   }
 
   /** A builder; set a connection string, or a service URI (with an optional credential). */
@@ -212,159 +194,28 @@ public final class AzureBlobLockBackend implements LockBackend, BackendHealthPro
   @Override
   public CompletableFuture<AcquireOutcome> acquire(
       String key, String owner, String data, Duration lease) {
-    checkKey(key);
-    checkOwner(owner, "owner");
-    Objects.requireNonNull(data, "data");
-    long leaseMillis = leaseMillis(lease);
-    checkFits(owner, data, leaseMillis);
-    BlobAsyncClient blob = blob(key);
-    return run(
-        "acquire",
-        op ->
-            create(blob, owner, data, leaseMillis, op)
-                .switchIfEmpty(
-                    Mono.defer(
-                        () ->
-                            loop(
-                                blob,
-                                s -> acquireStep(blob, s, owner, data, leaseMillis, op),
-                                op))));
-  }
-
-  private Mono<Step<AcquireOutcome>> acquireStep(
-      BlobAsyncClient blob, BlobState s, String owner, String data, long leaseMillis, Op op) {
-    if (s.isAbsent()) {
-      return create(blob, owner, data, leaseMillis, op)
-          .map(Step::done)
-          .defaultIfEmpty(Step.again());
-    }
-    if (s.live() && !s.owner().equals(owner)) {
-      return Mono.just(Step.done(AcquireOutcome.held(s.record())));
-    }
-    if (s.live()) { // the owner again: a new expiry, same token and data
-      Map<String, String> md =
-          ClaimMetadata.held(
-              owner, s.data(), leaseMillis, leaseIdFor(s), now(), s.epoch(), s.sequence());
-      AcquireOutcome again = AcquireOutcome.granted(s.fencingToken());
-      return write(blob, s, md, true, op).map(ok -> ok ? Step.done(again) : Step.again());
-    }
-    long sequence = s.sequence() + 1; // takeover of an expired, released or stray claim
-    Map<String, String> md =
-        ClaimMetadata.held(owner, data, leaseMillis, leaseIdFor(s), now(), s.epoch(), sequence);
-    AcquireOutcome granted = AcquireOutcome.granted(BlobState.token(s.epoch(), sequence));
-    return write(blob, s, md, true, op).map(ok -> ok ? Step.done(granted) : Step.again());
+    return backend.acquire(key, owner, data, lease);
   }
 
   @Override
   public CompletableFuture<ExtendOutcome> extend(String key, String owner, Duration lease) {
-    checkKey(key);
-    checkOwner(owner, "owner");
-    long leaseMillis = leaseMillis(lease);
-    BlobAsyncClient blob = blob(key);
-    return run("extend", op -> loop(blob, s -> extendStep(blob, s, owner, leaseMillis, op), op));
-  }
-
-  private Mono<Step<ExtendOutcome>> extendStep(
-      BlobAsyncClient blob, BlobState s, String owner, long leaseMillis, Op op) {
-    if (!s.live()) {
-      return Mono.just(Step.done(ExtendOutcome.absent()));
-    }
-    if (!s.owner().equals(owner)) {
-      return Mono.just(Step.done(ExtendOutcome.mismatch(s.record())));
-    }
-    Map<String, String> md =
-        ClaimMetadata.held(
-            owner, s.data(), leaseMillis, leaseIdFor(s), now(), s.epoch(), s.sequence());
-    return write(blob, s, md, true, op)
-        .map(ok -> ok ? Step.done(ExtendOutcome.succeeded()) : Step.again());
+    return backend.extend(key, owner, lease);
   }
 
   @Override
   public CompletableFuture<ReleaseOutcome> release(String key, String owner) {
-    checkKey(key);
-    checkOwner(owner, "owner");
-    BlobAsyncClient blob = blob(key);
-    return run("release", op -> loop(blob, s -> releaseStep(blob, s, owner, op), op));
-  }
-
-  private Mono<Step<ReleaseOutcome>> releaseStep(
-      BlobAsyncClient blob, BlobState s, String owner, Op op) {
-    if (!s.live()) {
-      return Mono.just(Step.done(ReleaseOutcome.absent()));
-    }
-    if (!s.owner().equals(owner)) {
-      return Mono.just(Step.done(ReleaseOutcome.mismatch(s.record())));
-    }
-    Mono<Boolean> removed;
-    if (s.deletable()) {
-      removed = delete(blob, s, op);
-    } else { // created in this very second: keep the blob (and its epoch) as a released claim
-      Map<String, String> md = ClaimMetadata.released(leaseIdFor(s), s.epoch(), s.sequence());
-      removed = write(blob, s, md, false, op);
-    }
-    return removed.map(ok -> ok ? Step.done(ReleaseOutcome.succeeded()) : Step.again());
+    return backend.release(key, owner);
   }
 
   @Override
   public CompletableFuture<ReplaceOutcome> replace(
       String key, String expectedOwner, String newOwner, String newData, Duration lease) {
-    checkKey(key);
-    checkOwner(expectedOwner, "expectedOwner");
-    checkOwner(newOwner, "newOwner");
-    Objects.requireNonNull(newData, "newData");
-    long leaseMillis = leaseMillis(lease);
-    checkFits(newOwner, newData, leaseMillis);
-    BlobAsyncClient blob = blob(key);
-    return run(
-        "replace",
-        op ->
-            loop(
-                blob,
-                s -> replaceStep(blob, s, expectedOwner, newOwner, newData, leaseMillis, op),
-                op));
-  }
-
-  private Mono<Step<ReplaceOutcome>> replaceStep(
-      BlobAsyncClient blob,
-      BlobState s,
-      String expectedOwner,
-      String newOwner,
-      String newData,
-      long leaseMillis,
-      Op op) {
-    if (!s.live()) {
-      return Mono.just(Step.done(ReplaceOutcome.absent()));
-    }
-    if (!s.owner().equals(expectedOwner)) {
-      return Mono.just(Step.done(ReplaceOutcome.mismatch(s.record())));
-    }
-    long sequence = s.sequence() + 1;
-    Map<String, String> md =
-        ClaimMetadata.held(
-            newOwner, newData, leaseMillis, leaseIdFor(s), now(), s.epoch(), sequence);
-    ReplaceOutcome replaced = ReplaceOutcome.replaced(BlobState.token(s.epoch(), sequence));
-    return write(blob, s, md, true, op).map(ok -> ok ? Step.done(replaced) : Step.again());
+    return backend.replace(key, expectedOwner, newOwner, newData, lease);
   }
 
   @Override
   public CompletableFuture<Optional<LeaseRecord>> read(String key) {
-    checkKey(key);
-    BlobAsyncClient blob = blob(key);
-    return run("read", op -> loop(blob, s -> readStep(blob, s, op), op));
-  }
-
-  private Mono<Step<Optional<LeaseRecord>>> readStep(BlobAsyncClient blob, BlobState s, Op op) {
-    if (s.live()) {
-      return Mono.just(Step.done(Optional.of(s.record())));
-    }
-    Step<Optional<LeaseRecord>> none = Step.done(Optional.empty());
-    if (s.isAbsent() || !s.deletable()) {
-      return Mono.just(none);
-    }
-    // evict: conditional and best effort; the claim is expired whatever happens here
-    return delete(blob, s, op)
-        .map(ok -> ok ? none : Step.<Optional<LeaseRecord>>again())
-        .onErrorResume(e -> Mono.just(none));
+    return backend.read(key);
   }
 
   /**
@@ -374,7 +225,7 @@ public final class AzureBlobLockBackend implements LockBackend, BackendHealthPro
   @Override
   public CompletableFuture<BackendHealth> checkHealth() {
     String what = "Azure Blob container '" + containerName + "' of account " + accountName();
-    return Mono.defer(this::ensureContainer)
+    return Mono.defer(records::ensureContainer)
         .then(container.getPropertiesWithResponse(null))
         .map(r -> BackendHealth.healthy(what + " answers"))
         .timeout(healthTimeout)
@@ -386,310 +237,11 @@ public final class AzureBlobLockBackend implements LockBackend, BackendHealthPro
         .toFuture();
   }
 
-  // ------------------------------------------------------------------ building blocks
-
-  /**
-   * Creates the blob with the claim ({@code If-None-Match: *}), then leases it ({@code If-Match}).
-   * Empty when the blob exists or someone changed it before the lease was taken.
-   */
-  private Mono<AcquireOutcome> create(
-      BlobAsyncClient blob, String owner, String data, long leaseMillis, Op op) {
-    String leaseId = newLeaseId();
-    Map<String, String> md = ClaimMetadata.held(owner, data, leaseMillis, leaseId, now(), null, 0);
-    BlockBlobSimpleUploadOptions upload =
-        new BlockBlobSimpleUploadOptions(EMPTY)
-            .setMetadata(md)
-            .setRequestConditions(new BlobRequestConditions().setIfNoneMatch("*"));
-    return blob.getBlockBlobAsyncClient()
-        .uploadWithResponse(upload)
-        // 409 (412 on some versions): the blob exists; a 404 here means the container is gone
-        .onErrorResume(
-            e -> AzureFailures.status(e) == 409 || AzureFailures.status(e) == 412,
-            e -> Mono.empty())
-        .flatMap(
-            r -> {
-              op.writeApplied = true;
-              long uploaded = r.getValue().getLastModified().toEpochSecond();
-              // the lease leaves Last-Modified alone on Azure and Azurite; if it ever moved it, the
-              // lease response's value is the one readers derive the epoch from
-              return leaseModified(blob, leaseId, r.getValue().getETag())
-                  .map(
-                      modified ->
-                          AcquireOutcome.granted(BlobState.token(Math.max(uploaded, modified), 0)));
-            });
-  }
-
-  /**
-   * Writes {@code md} over the state {@code s} was read in: {@code If-Match} its ETag, with its
-   * lease id when leased. An unleased blob is leased afterwards when {@code lease} is set (under
-   * {@code If-Match} of the new ETag). False when a concurrent change won.
-   */
-  private Mono<Boolean> write(
-      BlobAsyncClient blob, BlobState s, Map<String, String> md, boolean lease, Op op) {
-    if (s.locked() && (s.leaseId() == null || s.recordedLeaseRefused())) {
-      return breakLease(blob, s).thenReturn(false); // read again: now unleased
-    }
-    BlobRequestConditions conditions = new BlobRequestConditions().setIfMatch(s.etag());
-    if (s.locked()) {
-      conditions.setLeaseId(s.leaseId());
-    }
-    Mono<String> written =
-        blob.setMetadataWithResponse(md, conditions)
-            .map(
-                r -> {
-                  op.writeApplied = true;
-                  return Optional.ofNullable(r.getHeaders().getValue(HttpHeaderName.ETAG))
-                      .orElse("");
-                });
-    if (s.locked() || !lease) {
-      return written
-          .thenReturn(true)
-          .onErrorResume(AzureFailures::isConflict, e -> Mono.just(false));
-    }
-    return written
-        .flatMap(etag -> acquireLease(blob, md.get(ClaimMetadata.LEASE_ID), etag))
-        .onErrorResume(AzureFailures::isConflict, e -> Mono.just(false));
-  }
-
-  /** Deletes the blob read as {@code s}, conditionally. False when a concurrent change won. */
-  private Mono<Boolean> delete(BlobAsyncClient blob, BlobState s, Op op) {
-    if (s.locked() && (s.leaseId() == null || s.recordedLeaseRefused())) {
-      return breakLease(blob, s).thenReturn(false);
-    }
-    BlobRequestConditions conditions = new BlobRequestConditions().setIfMatch(s.etag());
-    if (s.locked()) {
-      conditions.setLeaseId(s.leaseId());
-    }
-    return blob.deleteWithResponse(null, conditions)
-        .map(
-            r -> {
-              op.writeApplied = true;
-              return true;
-            })
-        .onErrorResume(AzureFailures::isConflict, e -> Mono.just(false));
-  }
-
-  /** Acquires an infinite lease under {@code If-Match: etag}; false when the blob changed. */
-  private Mono<Boolean> acquireLease(BlobAsyncClient blob, String leaseId, String etag) {
-    return leaseModified(blob, leaseId, etag).hasElement();
-  }
-
-  /**
-   * Acquires an infinite lease under {@code If-Match: etag} and emits the blob's Last-Modified
-   * second from the response (what every later read will see); empty when the blob changed.
-   */
-  private Mono<Long> leaseModified(BlobAsyncClient blob, String leaseId, String etag) {
-    return new BlobLeaseClientBuilder()
-        .blobAsyncClient(blob)
-        .leaseId(leaseId)
-        .buildAsyncClient()
-        .acquireLeaseWithResponse(
-            new BlobAcquireLeaseOptions(-1)
-                .setRequestConditions(new BlobLeaseRequestConditions().setIfMatch(etag)))
-        .map(r -> headerSeconds(r.getHeaders(), HttpHeaderName.LAST_MODIFIED).orElse(0L))
-        .onErrorResume(AzureFailures::isConflict, e -> Mono.empty());
-  }
-
-  /**
-   * Breaks a lease whose id we do not know, at once, under {@code If-Match} of the state read. Only
-   * called from {@link #write} and {@link #delete}, that is after a step judged this very state and
-   * decided it may overwrite it (expired, or the caller's own): never on a verdict of an older
-   * read.
-   */
-  private Mono<Void> breakLease(BlobAsyncClient blob, BlobState s) {
-    return new BlobLeaseClientBuilder()
-        .blobAsyncClient(blob)
-        .buildAsyncClient()
-        .breakLeaseWithResponse(
-            new BlobBreakLeaseOptions()
-                .setBreakPeriod(Duration.ZERO)
-                .setRequestConditions(new BlobLeaseRequestConditions().setIfMatch(s.etag())))
-        .then()
-        .onErrorResume(AzureFailures::isConflict, e -> Mono.empty());
-  }
-
-  private Mono<BlobState> readState(BlobAsyncClient blob) {
-    return blob.getPropertiesWithResponse(null)
-        .map(r -> BlobState.of(r.getValue(), serviceNow(r.getHeaders()), now(), rules))
-        .onErrorResume(e -> AzureFailures.status(e) == 404, e -> Mono.just(BlobState.absent()));
-  }
-
-  /**
-   * Reads, lets {@code step} decide and write, and reads again after every lost conditional write.
-   * When a write under the recorded lease id failed while the blob stayed the same (same ETag, same
-   * recorded id, leased both times), that id is not the blob's lease: the state is marked so that a
-   * write the step decides on breaks the lease (conditionally) instead of retrying forever. The
-   * step always judges the fresh state first: a claim that became leased meanwhile (a writer whose
-   * lease request was slow) is live again, and is never broken on the verdict of the earlier read.
-   */
-  private <T> Mono<T> loop(BlobAsyncClient blob, Function<BlobState, Mono<Step<T>>> step, Op op) {
-    return attempt(blob, step, op, 1, null);
-  }
-
-  private <T> Mono<T> attempt(
-      BlobAsyncClient blob,
-      Function<BlobState, Mono<Step<T>>> step,
-      Op op,
-      int attempt,
-      BlobState previous) {
-    return readState(blob)
-        .flatMap(
-            s -> {
-              if (previous != null
-                  && previous.locked()
-                  && s.locked()
-                  && s.etag() != null
-                  && s.etag().equals(previous.etag())
-                  && Objects.equals(s.leaseId(), previous.leaseId())) {
-                s.markRecordedLeaseRefused();
-              }
-              return step.apply(s)
-                  .flatMap(
-                      r -> {
-                        if (r.done) {
-                          return Mono.just(r.value);
-                        }
-                        if (attempt >= MAX_ATTEMPTS) {
-                          return Mono.error(
-                              new IllegalStateException(
-                                  "gave up after "
-                                      + attempt
-                                      + " conditional writes lost to concurrent changes"));
-                        }
-                        return attempt(blob, step, op, attempt + 1, s);
-                      });
-            });
-  }
-
-  /** Runs one operation: container check, the deadline, and the failure mapping. */
-  private <T> CompletableFuture<T> run(String operation, Function<Op, Mono<T>> body) {
-    Op op = new Op();
-    return Mono.defer(this::ensureContainer)
-        .then(Mono.defer(() -> body.apply(op)))
-        .timeout(commandTimeout)
-        .onErrorMap(
-            e -> {
-              if (AzureFailures.isContainerMissing(e) && createContainer) {
-                containerReady = false; // deleted behind our back: create it again next time
-              }
-              return AzureFailures.toBackendException(operation, e, op.writeApplied);
-            })
-        .toFuture();
-  }
-
-  private Mono<Void> ensureContainer() {
-    if (containerReady) {
-      return Mono.empty();
-    }
-    return container.createIfNotExists().doOnSuccess(created -> containerReady = true).then();
-  }
-
-  private BlobAsyncClient blob(String key) {
-    return container.getBlobAsyncClient(blobName(key));
-  }
-
-  private static String leaseIdFor(BlobState s) {
-    return s.locked() && s.leaseId() != null ? s.leaseId() : newLeaseId();
-  }
-
-  private static String newLeaseId() {
-    return UUID.randomUUID().toString(); // Azure accepts only GUIDs (Azurite accepts anything)
-  }
-
-  private Instant now() {
-    return wallClock.instant();
-  }
-
   private String accountName() {
     try {
       return service.getAccountName();
     } catch (RuntimeException e) {
       return "?";
-    }
-  }
-
-  private static Optional<Long> headerSeconds(HttpHeaders headers, HttpHeaderName name) {
-    String value = headers.getValue(name);
-    if (value == null) {
-      return Optional.empty();
-    }
-    try {
-      return Optional.of(
-          DateTimeFormatter.RFC_1123_DATE_TIME.parse(value, Instant::from).getEpochSecond());
-    } catch (DateTimeParseException e) {
-      return Optional.empty();
-    }
-  }
-
-  /** The response's {@code Date}: the service's clock. */
-  private static Instant serviceNow(HttpHeaders headers) {
-    String date = headers.getValue(HttpHeaderName.DATE);
-    if (date == null) {
-      throw new IllegalStateException("the storage service's response had no Date header");
-    }
-    try {
-      return DateTimeFormatter.RFC_1123_DATE_TIME.parse(date, Instant::from);
-    } catch (DateTimeParseException e) {
-      throw new IllegalStateException("the storage service's Date header was unreadable", e);
-    }
-  }
-
-  private static void checkKey(String key) {
-    Objects.requireNonNull(key, "key");
-    if (key.isEmpty()) {
-      throw new IllegalArgumentException("key must not be empty");
-    }
-  }
-
-  private static void checkOwner(String owner, String name) {
-    Objects.requireNonNull(owner, name);
-    if (owner.isEmpty()) {
-      throw new IllegalArgumentException(name + " must not be empty");
-    }
-  }
-
-  private static long leaseMillis(Duration lease) {
-    Objects.requireNonNull(lease, "lease");
-    if (lease.isNegative() || lease.isZero()) {
-      throw new IllegalArgumentException("lease must be positive but was " + lease);
-    }
-    try {
-      return Math.max(lease.toMillis(), 1);
-    } catch (ArithmeticException e) {
-      return Long.MAX_VALUE / 4;
-    }
-  }
-
-  /** Rejects owner and data that could not be stored, with room for the largest numbers. */
-  private static void checkFits(String owner, String data, long leaseMillis) {
-    ClaimMetadata.requireFits(
-        ClaimMetadata.held(
-            owner, data, leaseMillis, newLeaseId(), Instant.EPOCH, Long.MAX_VALUE, Long.MAX_VALUE));
-  }
-
-  /** Per-operation state: whether a write of this operation has been applied. */
-  private static final class Op {
-    volatile boolean writeApplied;
-  }
-
-  /** A loop step's result: an answer, or "a conditional write lost; read again". */
-  private static final class Step<T> {
-    private static final Step<?> AGAIN = new Step<>(false, null);
-    final boolean done;
-    final T value;
-
-    private Step(boolean done, T value) {
-      this.done = done;
-      this.value = value;
-    }
-
-    static <T> Step<T> done(T value) {
-      return new Step<>(true, value);
-    }
-
-    @SuppressWarnings("unchecked") // AGAIN carries no value
-    static <T> Step<T> again() {
-      return (Step<T>) AGAIN;
     }
   }
 

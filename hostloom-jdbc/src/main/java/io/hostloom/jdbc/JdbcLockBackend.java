@@ -11,6 +11,9 @@ import io.hostloom.locking.spi.LockBackendException;
 import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.ReplaceOutcome;
+import io.hostloom.locking.spi.support.BackendArguments;
+import io.hostloom.locking.spi.support.LeaseRounding;
+import io.hostloom.locking.spi.support.SpiLimits;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -76,13 +79,16 @@ public final class JdbcLockBackend
     implements LockBackend, BackendHealthProbe, ReleaseSignal, AutoCloseable {
 
   /** Longest key accepted, in UTF-16 units (the SPI's limit). */
-  public static final int MAX_KEY_LENGTH = 8192;
+  public static final int MAX_KEY_LENGTH = SpiLimits.MAX_KEY_LENGTH;
 
   /**
-   * Longest owner, and longest data, accepted, in UTF-16 units: four times the SPI's 2048, so a
+   * Longest owner, and longest data, accepted, in UTF-16 units: four times the SPI's limit, so a
    * caller that appends to a maximal value is not refused for a few characters.
    */
-  public static final int MAX_VALUE_LENGTH = 8192;
+  public static final int MAX_VALUE_LENGTH = 4 * SpiLimits.MAX_OWNER_LENGTH;
+
+  private static final BackendArguments ARGUMENTS =
+      BackendArguments.withLimits(MAX_KEY_LENGTH, MAX_VALUE_LENGTH, MAX_VALUE_LENGTH);
 
   /** Longer leases are shortened to this: effectively for ever. */
   public static final Duration MAX_LEASE = Duration.ofDays(36_500);
@@ -343,11 +349,8 @@ public final class JdbcLockBackend
    */
   @Override
   public CompletableFuture<Boolean> awaitRelease(String key, Duration maxWait) {
-    String storedKey = storedKey(key);
-    Objects.requireNonNull(maxWait, "maxWait");
-    if (maxWait.isNegative()) {
-      throw new IllegalArgumentException("maxWait must not be negative but was " + maxWait);
-    }
+    ARGUMENTS.awaitRelease(key, maxWait);
+    String storedKey = StoredText.key(key);
     if (maxWait.isZero() || closed.get()) {
       return CompletableFuture.completedFuture(false);
     }
@@ -463,49 +466,24 @@ public final class JdbcLockBackend
   }
 
   private static String storedKey(String key) {
-    Objects.requireNonNull(key, "key");
-    if (key.isEmpty()) {
-      throw new IllegalArgumentException("key must not be empty");
-    }
-    if (key.length() > MAX_KEY_LENGTH) {
-      throw new IllegalArgumentException(
-          "key must be at most " + MAX_KEY_LENGTH + " characters but was " + key.length());
-    }
+    ARGUMENTS.key(key);
     return StoredText.key(key);
   }
 
   private static String storedOwner(String owner) {
-    Objects.requireNonNull(owner, "owner");
-    if (owner.isEmpty()) {
-      throw new IllegalArgumentException("owner must not be empty");
-    }
-    if (owner.length() > MAX_VALUE_LENGTH) {
-      throw new IllegalArgumentException(
-          "owner must be at most " + MAX_VALUE_LENGTH + " characters but was " + owner.length());
-    }
+    ARGUMENTS.owner(owner, "owner");
     return StoredText.escape(owner);
   }
 
   private static String storedData(String data) {
-    Objects.requireNonNull(data, "data");
-    if (data.length() > MAX_VALUE_LENGTH) {
-      throw new IllegalArgumentException(
-          "data must be at most " + MAX_VALUE_LENGTH + " characters but was " + data.length());
-    }
+    ARGUMENTS.data(data, "data");
     return StoredText.escape(data);
   }
 
   /** Whole milliseconds, rounded up, at least 1, at most {@link #MAX_LEASE}. */
   static long leaseMillis(Duration lease) {
-    Objects.requireNonNull(lease, "lease");
-    if (lease.isNegative() || lease.isZero()) {
-      throw new IllegalArgumentException("lease must be positive but was " + lease);
-    }
-    if (lease.compareTo(MAX_LEASE) >= 0) {
-      return MAX_LEASE.toMillis();
-    }
-    long millis = lease.toMillis();
-    return Duration.ofMillis(millis).compareTo(lease) < 0 ? millis + 1 : millis;
+    BackendArguments.lease(lease);
+    return Math.min(LeaseRounding.ceilMillis(lease), MAX_LEASE.toMillis());
   }
 
   private static ThreadFactory daemonThreads(String prefix) {

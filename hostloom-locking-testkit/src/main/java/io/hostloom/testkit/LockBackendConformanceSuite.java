@@ -10,6 +10,7 @@ import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReplaceOutcome;
 import io.hostloom.locking.testing.ManualLockClock;
+import io.hostloom.locking.spi.support.SpiLimits;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -257,11 +258,11 @@ public abstract class LockBackendConformanceSuite {
   static Stream<Arguments> dataValues() {
     StringBuilder max = new StringBuilder();
     int[] pattern = "{\"é\":\"🔒\\n\"}, ".codePoints().toArray();
-    for (int i = 0; max.length() + 2 <= 2048; i++) {
+    for (int i = 0; max.length() + 2 <= SpiLimits.MAX_DATA_LENGTH; i++) {
       max.appendCodePoint(pattern[i % pattern.length]); // whole code points: no lone surrogate
     }
-    while (max.length() < 2048) {
-      max.append('!'); // exactly 2048 UTF-16 units, more UTF-8 bytes
+    while (max.length() < SpiLimits.MAX_DATA_LENGTH) {
+      max.append('!'); // exactly the limit in UTF-16 units, more UTF-8 bytes
     }
     return Stream.of(
         Arguments.of(Named.of("empty", "")),
@@ -763,9 +764,13 @@ public abstract class LockBackendConformanceSuite {
           .as("current of a mismatched replace")
           .isEqualTo(data);
       String b = owner("b");
-      // new data of the same length limit: reverse the value so it differs yet stays within 2048
+      // new data of the same length limit: reverse the value so it differs yet stays within the
+      // limit
       String newData = new StringBuilder(data).reverse().toString() + (data.isEmpty() ? "n" : "");
-      String expected = newData.length() > 2048 ? newData.substring(0, 2048) : newData;
+      String expected =
+          newData.length() > SpiLimits.MAX_DATA_LENGTH
+              ? newData.substring(0, SpiLimits.MAX_DATA_LENGTH)
+              : newData;
       assertThat(replace(other, key, a, b, expected, longLease()).replaced()).isTrue();
       assertThat(read(backend, key).orElseThrow().data())
           .as("new data of a replace")

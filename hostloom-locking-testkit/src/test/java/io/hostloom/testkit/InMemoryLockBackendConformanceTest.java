@@ -12,7 +12,7 @@ import java.time.Duration;
  * object over the one shared in-memory state, as several service instances share one server.
  */
 class InMemoryLockBackendConformanceTest extends LockBackendConformanceSuite {
-  private final ManualLockClock clock = new ManualLockClock();
+  final ManualLockClock clock = new ManualLockClock(); // also the subclass's
   private final InMemoryLockBackend shared = new InMemoryLockBackend(clock);
 
   @Override

@@ -10,6 +10,8 @@ import io.hostloom.locking.spi.LockBackendException;
 import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.ReplaceOutcome;
+import io.hostloom.locking.spi.support.BackendArguments;
+import io.hostloom.locking.spi.support.LeaseRounding;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
@@ -86,6 +88,7 @@ public final class RedisLockBackend
   private static final long MAX_TTL_MILLIS = 1L << 50;
 
   private static final Wtf8Codec CODEC = Wtf8Codec.INSTANCE;
+  private static final BackendArguments ARGUMENTS = BackendArguments.unbounded();
 
   private final ScriptClient scripts;
   private final ReleaseSubscription releases; // null: no client, or notifications off
@@ -106,7 +109,8 @@ public final class RedisLockBackend
             : new ReleaseSubscription(w.pubSub(), layout.releasePattern(), b.commandTimeout);
     this.commandTimeout = b.commandTimeout;
     this.healthTimeout = b.healthTimeout;
-    this.fenceRetentionMillis = millisUp(b.fenceRetention);
+    this.fenceRetentionMillis =
+        Math.min(LeaseRounding.ceilMillis(b.fenceRetention), MAX_TTL_MILLIS);
     this.publishReleases = b.releaseNotifications;
     this.shutdown = w.shutdown();
   }
@@ -124,8 +128,7 @@ public final class RedisLockBackend
   @Override
   public CompletableFuture<AcquireOutcome> acquire(
       String key, String owner, String data, Duration lease) {
-    checkKeyOwner(key, owner);
-    Objects.requireNonNull(data, "data");
+    ARGUMENTS.acquire(key, owner, data, lease);
     long leaseMs = leaseMillis(lease);
     return eval(
         "acquire",
@@ -141,7 +144,7 @@ public final class RedisLockBackend
 
   @Override
   public CompletableFuture<ExtendOutcome> extend(String key, String owner, Duration lease) {
-    checkKeyOwner(key, owner);
+    ARGUMENTS.extend(key, owner, lease);
     long leaseMs = leaseMillis(lease);
     return eval(
         "extend",
@@ -160,7 +163,7 @@ public final class RedisLockBackend
 
   @Override
   public CompletableFuture<ReleaseOutcome> release(String key, String owner) {
-    checkKeyOwner(key, owner);
+    ARGUMENTS.release(key, owner);
     return eval(
         "release",
         LeaseScripts.RELEASE,
@@ -179,9 +182,7 @@ public final class RedisLockBackend
   @Override
   public CompletableFuture<ReplaceOutcome> replace(
       String key, String expectedOwner, String newOwner, String newData, Duration lease) {
-    checkKeyOwner(key, expectedOwner);
-    checkKeyOwner(key, newOwner);
-    Objects.requireNonNull(newData, "newData");
+    ARGUMENTS.replace(key, expectedOwner, newOwner, newData, lease);
     long leaseMs = leaseMillis(lease);
     return eval(
         "replace",
@@ -207,10 +208,7 @@ public final class RedisLockBackend
 
   @Override
   public CompletableFuture<Optional<LeaseRecord>> read(String key) {
-    Objects.requireNonNull(key, "key");
-    if (key.isEmpty()) {
-      throw new IllegalArgumentException("key must not be empty");
-    }
+    ARGUMENTS.read(key);
     return eval(
         "read",
         LeaseScripts.READ,
@@ -243,14 +241,7 @@ public final class RedisLockBackend
    */
   @Override
   public CompletableFuture<Boolean> awaitRelease(String key, Duration maxWait) {
-    Objects.requireNonNull(key, "key");
-    Objects.requireNonNull(maxWait, "maxWait");
-    if (key.isEmpty()) {
-      throw new IllegalArgumentException("key must not be empty");
-    }
-    if (maxWait.isNegative()) {
-      throw new IllegalArgumentException("maxWait must not be negative but was " + maxWait);
-    }
+    ARGUMENTS.awaitRelease(key, maxWait);
     if (releases == null || maxWait.isZero() || closed.get()) {
       return CompletableFuture.completedFuture(false);
     }
@@ -428,30 +419,8 @@ public final class RedisLockBackend
 
   /** {@code lease} in whole milliseconds, rounded up (never 0), at most 2^50. */
   static long leaseMillis(Duration lease) {
-    Objects.requireNonNull(lease, "lease");
-    if (lease.isNegative() || lease.isZero()) {
-      throw new IllegalArgumentException("lease must be positive but was " + lease);
-    }
-    return millisUp(lease);
-  }
-
-  private static long millisUp(Duration d) {
-    if (d.compareTo(Duration.ofMillis(MAX_TTL_MILLIS)) >= 0) {
-      return MAX_TTL_MILLIS;
-    }
-    long ms = d.toMillis();
-    return d.equals(Duration.ofMillis(ms)) ? ms : ms + 1;
-  }
-
-  private static void checkKeyOwner(String key, String owner) {
-    Objects.requireNonNull(key, "key");
-    Objects.requireNonNull(owner, "owner");
-    if (key.isEmpty()) {
-      throw new IllegalArgumentException("key must not be empty");
-    }
-    if (owner.isEmpty()) {
-      throw new IllegalArgumentException("owner must not be empty");
-    }
+    BackendArguments.lease(lease);
+    return Math.min(LeaseRounding.ceilMillis(lease), MAX_TTL_MILLIS);
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.hostloom.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hostloom.locking.spi.support.SpiLimits;
 import io.lettuce.core.cluster.SlotHash;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -49,7 +50,8 @@ class RedisKeyLayoutTest {
 
   @Test
   void aKeysNamesShareOneClusterSlotAndKeysSpreadOverSlots() {
-    for (String k : List.of("app:lock:a", "app:lock:b", "with space", "k".repeat(8192))) {
+    for (String k :
+        List.of("app:lock:a", "app:lock:b", "with space", "k".repeat(SpiLimits.MAX_KEY_LENGTH))) {
       int slot = SlotHash.getSlot(layout.leaseKey(k));
       assertThat(SlotHash.getSlot(layout.fenceKey(k))).as(k).isEqualTo(slot);
       assertThat(SlotHash.getSlot(layout.releaseChannel(k))).as(k).isEqualTo(slot);

@@ -8,6 +8,7 @@ import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.BackendHealth;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.ReplaceOutcome;
+import io.hostloom.locking.spi.support.SpiLimits;
 import io.hostloom.testkit.TestTiming;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -146,7 +147,7 @@ class RedisLockBackendTest {
         "nul\u0000ctl\n",
         "x".repeat(RedisKeyLayout.MAX_READABLE_LENGTH),
         "x".repeat(RedisKeyLayout.MAX_READABLE_LENGTH + 1),
-        "k".repeat(8192));
+        "k".repeat(SpiLimits.MAX_KEY_LENGTH));
   }
 
   @ParameterizedTest

@@ -11,6 +11,7 @@ import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.testing.CountingLockBackend;
+import io.hostloom.locking.spi.support.SpiLimits;
 import io.hostloom.wopi.WopiLockProvider;
 import io.hostloom.wopi.WopiLockResult;
 import java.time.Duration;
@@ -189,9 +190,16 @@ abstract class BadInputScenarios extends ScenarioBase {
     String owner = "o".repeat(32);
     Map<String, String[]> cases =
         Map.of(
-            "8193-unit key", new String[] {"rel:lock:" + "k".repeat(8184), owner, ""},
-            "2049-unit owner", new String[] {"rel:lock:long-owner", "o".repeat(2049), ""},
-            "2049-unit data", new String[] {"rel:lock:long-data", owner, "d".repeat(2049)});
+            (SpiLimits.MAX_KEY_LENGTH + 1) + "-unit key",
+            new String[] {
+              "rel:lock:" + "k".repeat(SpiLimits.MAX_KEY_LENGTH + 1 - "rel:lock:".length()),
+              owner,
+              ""
+            },
+            (SpiLimits.MAX_OWNER_LENGTH + 1) + "-unit owner",
+            new String[] {"rel:lock:long-owner", "o".repeat(SpiLimits.MAX_OWNER_LENGTH + 1), ""},
+            (SpiLimits.MAX_DATA_LENGTH + 1) + "-unit data",
+            new String[] {"rel:lock:long-data", owner, "d".repeat(SpiLimits.MAX_DATA_LENGTH + 1)});
     List<String> out = new ArrayList<>();
     for (Map.Entry<String, String[]> c : new java.util.TreeMap<>(cases).entrySet()) {
       String[] a = c.getValue();

@@ -7,6 +7,7 @@ import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReplaceOutcome;
+import io.hostloom.locking.spi.support.SpiLimits;
 import io.hostloom.locking.time.LockClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -77,10 +78,10 @@ public final class WopiLockProvider {
   public static final Duration EXPIRY_GRACE = Duration.ofMillis(1);
 
   /** The SPI's longest key, in UTF-16 units. */
-  static final int MAX_KEY_LENGTH = 8192;
+  static final int MAX_KEY_LENGTH = SpiLimits.MAX_KEY_LENGTH;
 
   /** The SPI's longest owner, in UTF-16 units. */
-  static final int MAX_IDENTITY_LENGTH = 2048;
+  static final int MAX_IDENTITY_LENGTH = SpiLimits.MAX_OWNER_LENGTH;
 
   private final LockBackend backend;
   private final WopiLockComparer comparer;

@@ -15,6 +15,7 @@ import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.LockBackendException;
 import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReplaceOutcome;
+import io.hostloom.locking.spi.support.SpiLimits;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
@@ -108,7 +109,7 @@ class WopiLockProviderTest {
     assertThatThrownBy(() -> provider.add("", "lock"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("fileId must not be empty");
-    String longest = "f".repeat(8192 - "wopi:lock:".length());
+    String longest = "f".repeat(SpiLimits.MAX_KEY_LENGTH - "wopi:lock:".length());
     assertThat(provider.add(longest, "lock").success()).isTrue();
     assertThatThrownBy(() -> provider.add(longest + "f", "lock"))
         .hasMessage("fileId must be at most 8182 characters but had 8183");

@@ -3,18 +3,11 @@ package io.hostloom.testkit.wopi;
 import io.hostloom.locking.memory.InMemoryRecordStore;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.support.VersionedRecordLockBackend;
-import io.hostloom.testkit.ManualLockClock;
 
 /** The WOPI conformance suite over the generic versioned-record backend on the in-memory store. */
-class VersionedRecordWopiLockConformanceTest extends WopiLockManualClockConformanceSuite {
-  private final ManualLockClock clock = new ManualLockClock();
+class VersionedRecordWopiLockConformanceTest extends InMemoryWopiLockConformanceTest {
   private final LockBackend backend =
-      VersionedRecordLockBackend.builder(new InMemoryRecordStore(clock)).build();
-
-  @Override
-  protected ManualLockClock manualClock() {
-    return clock;
-  }
+      VersionedRecordLockBackend.builder(new InMemoryRecordStore(manualClock())).build();
 
   @Override
   protected LockBackend newBackend() {

@@ -46,52 +46,46 @@ public final class InMemoryRecordStore implements VersionedRecordStore<Long> {
 
   @Override
   public CompletableFuture<WriteResult<Long>> create(String key, Claim claim) {
-    WriteResult<?>[] result = new WriteResult<?>[1];
-    records.compute(
-        key,
-        (k, s) -> {
-          if (s != null) {
-            result[0] = WriteResult.lost(view(s));
-            return s;
-          }
-          Stored next = store(claim);
-          result[0] = WriteResult.written(next.token);
-          return next;
-        });
-    return CompletableFuture.completedFuture(cast(result[0]));
+    return write(key, null, claim);
   }
 
   @Override
   public CompletableFuture<WriteResult<Long>> compareAndSet(String key, Long version, Claim claim) {
+    return write(key, Objects.requireNonNull(version, "version"), claim);
+  }
+
+  @Override
+  public CompletableFuture<WriteResult<Long>> compareAndDelete(String key, Long version) {
+    return write(key, Objects.requireNonNull(version, "version"), null);
+  }
+
+  /**
+   * One atomic step: when the key's record is {@code expected} (a version, or {@code null} for
+   * none), stores {@code claim} (or removes the record when {@code claim} is null); otherwise
+   * changes nothing and reports the record it found.
+   */
+  private CompletableFuture<WriteResult<Long>> write(String key, Long expected, Claim claim) {
     WriteResult<?>[] result = new WriteResult<?>[1];
     records.compute(
         key,
         (k, s) -> {
-          if (s == null || s.version != version) {
+          boolean matches =
+              s == null ? expected == null : expected != null && s.version == expected;
+          if (!matches) {
             result[0] = WriteResult.lost(view(s));
             return s;
+          }
+          if (claim == null) {
+            result[0] = WriteResult.deleted();
+            return null;
           }
           Stored next = store(claim);
           result[0] = WriteResult.written(next.token);
           return next;
         });
-    return CompletableFuture.completedFuture(cast(result[0]));
-  }
-
-  @Override
-  public CompletableFuture<WriteResult<Long>> compareAndDelete(String key, Long version) {
-    WriteResult<?>[] result = new WriteResult<?>[1];
-    records.compute(
-        key,
-        (k, s) -> {
-          if (s == null || s.version != version) {
-            result[0] = WriteResult.lost(view(s));
-            return s;
-          }
-          result[0] = WriteResult.deleted();
-          return null;
-        });
-    return CompletableFuture.completedFuture(cast(result[0]));
+    @SuppressWarnings("unchecked") // every result built here is a WriteResult<Long>
+    WriteResult<Long> r = (WriteResult<Long>) result[0];
+    return CompletableFuture.completedFuture(r);
   }
 
   /** The number of records kept, live or expired. */
@@ -111,10 +105,5 @@ public final class InMemoryRecordStore implements VersionedRecordStore<Long> {
     }
     Duration remaining = Duration.ofNanos(s.expiresAt - clock.nanoTime());
     return Optional.of(new VersionedRecord<>(s.version, s.owner, s.data, s.token, remaining));
-  }
-
-  @SuppressWarnings("unchecked") // every result built here is a WriteResult<Long>
-  private static WriteResult<Long> cast(WriteResult<?> r) {
-    return (WriteResult<Long>) r;
   }
 }

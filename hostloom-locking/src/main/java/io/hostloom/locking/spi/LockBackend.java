@@ -12,13 +12,19 @@ import java.util.concurrent.CompletableFuture;
  * <h2>Keys, owners, data</h2>
  *
  * <ul>
- *   <li>A key is any non-empty string (up to 8192 UTF-16 units) of any characters; backends with
- *       narrower key rules map keys themselves (hashing, escaping) and document the mapping.
- *   <li>An owner is an opaque non-empty string (up to 2048 UTF-16 units), compared ordinally and
- *       exactly, on the backend, inside the same atomic operation as the write it guards. The
- *       kernel uses a random token per acquisition; the WOPI service uses a lock-id identity.
- *   <li>Data is an opaque string (up to 2048 UTF-16 units, any characters) stored with the grant
- *       and returned by {@link #read}; backends must round-trip every value exactly.
+ *   <li>A key is any non-empty string (up to {@value
+ *       io.hostloom.locking.spi.support.SpiLimits#MAX_KEY_LENGTH} UTF-16 units) of any characters;
+ *       backends with narrower key rules map keys themselves (hashing, escaping) and document the
+ *       mapping.
+ *   <li>An owner is an opaque non-empty string (up to {@value
+ *       io.hostloom.locking.spi.support.SpiLimits#MAX_OWNER_LENGTH} UTF-16 units), compared
+ *       ordinally and exactly, on the backend, inside the same atomic operation as the write it
+ *       guards. The kernel uses a random token per acquisition; the WOPI service uses a lock-id
+ *       identity.
+ *   <li>Data is an opaque string (up to {@value
+ *       io.hostloom.locking.spi.support.SpiLimits#MAX_DATA_LENGTH} UTF-16 units, any characters)
+ *       stored with the grant and returned by {@link #read}; backends must round-trip every value
+ *       exactly.
  * </ul>
  *
  * <h2>Operations (each one atomic on the backend)</h2>
@@ -82,6 +88,11 @@ import java.util.concurrent.CompletableFuture;
  * resolution and minimum, when fencing tokens may repeat, and which errors map to which {@link
  * io.hostloom.locking.LockFailureKind}. Backends that can check their own health also implement
  * {@link BackendHealthProbe}.
+ *
+ * <p>Shared rules for implementers (limits, argument checks, lease rounding, the decision table,
+ * and a generic backend over any store with compare-and-set) are in {@link
+ * io.hostloom.locking.spi.support}; the guide is {@code docs/writing-a-backend.md} in the
+ * repository.
  */
 public interface LockBackend {
 

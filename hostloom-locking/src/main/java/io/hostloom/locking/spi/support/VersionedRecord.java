@@ -11,8 +11,9 @@ import java.util.Objects;
  * @param version what a conditional write of this record is conditioned on (etcd mod revision,
  *     ZooKeeper {@code Stat} version, an ETag); opaque to the generic backend, compared by the
  *     store
- * @param owner the owner of the claim; may be empty for a record the store keeps without a live
- *     claim (a released marker), which must then report no time left
+ * @param owner the owner of the claim ({@code ""} for a record the store keeps without a claim,
+ *     such as a released marker, which then reports no time left; a live record whose owner no
+ *     caller can have, such as an unreadable foreign claim, may be {@code ""} too)
  * @param data the data of the claim ({@code ""} for none)
  * @param fencingToken the fencing token of the grant the record belongs to
  * @param remaining the lease left at the store's now when it answered; zero or negative when
@@ -27,9 +28,9 @@ public record VersionedRecord<V>(
     Objects.requireNonNull(remaining, "remaining");
   }
 
-  /** Whether the lease is live at the store's now. */
+  /** Whether the lease is live at the store's now: some of it is left. */
   public boolean live() {
-    return !owner.isEmpty() && !remaining.isNegative() && !remaining.isZero();
+    return !remaining.isNegative() && !remaining.isZero();
   }
 
   /** The SPI's view of a live record. */

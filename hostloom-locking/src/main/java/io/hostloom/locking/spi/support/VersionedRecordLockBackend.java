@@ -370,6 +370,10 @@ public final class VersionedRecordLockBackend<V> implements LockBackend {
         return;
       }
       pending = f;
+      if (result.isDone()) {
+        f.cancel(false); // the deadline passed while the call was being made
+        return;
+      }
       var unused =
           f.whenComplete(
               (r, e) -> {

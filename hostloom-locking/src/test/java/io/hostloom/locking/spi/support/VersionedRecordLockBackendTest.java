@@ -119,7 +119,7 @@ class VersionedRecordLockBackendTest {
   @Test
   void theDeadlineFailsTimeoutAndCancelsThePendingCall() throws Exception {
     LockBackend bounded =
-        VersionedRecordLockBackend.builder(store).commandTimeout(Duration.ofMillis(20)).build();
+        VersionedRecordLockBackend.builder(store).commandTimeout(Duration.ofMillis(500)).build();
     store.hangReads = true;
 
     CompletableFuture<?> f = bounded.read("k");
