@@ -183,7 +183,7 @@ public abstract class HealthProbeSuite {
     TcpFaultProxy proxy = proxy();
     InetSocketAddress at = addressOf(proxy);
     LockBackend b = instance(at);
-    assertThat(probe(b, at).healthy()).as("before the outage").isTrue();
+    awaitHealthy(b, at, true, "healthy before the outage (through the proxy)");
 
     proxy.refuseConnections();
     proxy.dropConnections();
@@ -198,7 +198,7 @@ public abstract class HealthProbeSuite {
     TcpFaultProxy proxy = proxy();
     InetSocketAddress at = addressOf(proxy);
     LockBackend b = instance(at);
-    assertThat(probe(b, at).healthy()).as("before the stall").isTrue();
+    awaitHealthy(b, at, true, "healthy before the stall (through the proxy)");
 
     proxy.holdReplies();
     BackendHealth stalled = probe(b, at);
