@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.ReleaseSignal;
+import io.hostloom.testkit.Closing;
 import io.hostloom.testkit.ManualLockClock;
 import io.hostloom.testkit.TestTiming;
 import java.time.Duration;
@@ -111,22 +112,7 @@ public abstract class ReleaseSignalSuite {
 
   @AfterEach
   final void closeSignalBackends() throws Exception {
-    Exception first = null;
-    for (LockBackend instance : instances) {
-      try {
-        closeBackend(instance);
-      } catch (Exception e) {
-        if (first == null) {
-          first = e;
-        } else {
-          first.addSuppressed(e);
-        }
-      }
-    }
-    instances.clear();
-    if (first != null) {
-      throw first;
-    }
+    Closing.all(instances, this::closeBackend);
   }
 
   // ---------------------------------------------------------------- helpers
