@@ -46,16 +46,7 @@ class AzureFailureTest {
 
   private static AzureBlobLockBackend backendAt(int port, Duration timeout) {
     return AzureBlobLockBackend.builder()
-        .connectionString(
-            "DefaultEndpointsProtocol=http;AccountName="
-                + Azurite.ACCOUNT
-                + ";AccountKey="
-                + Azurite.KEY
-                + ";BlobEndpoint=http://127.0.0.1:"
-                + port
-                + "/"
-                + Azurite.ACCOUNT
-                + ";")
+        .connectionString(Azurite.connectionStringAt("127.0.0.1", port))
         .commandTimeout(timeout)
         .healthTimeout(timeout)
         .build();

@@ -35,18 +35,7 @@ class AzureHealthProbeTest extends HealthProbeSuite {
 
   private static AzureBlobLockBackend.Builder builderAt(InetSocketAddress at) {
     return AzureBlobLockBackend.builder()
-        .connectionString(
-            "DefaultEndpointsProtocol=http;AccountName="
-                + Azurite.ACCOUNT
-                + ";AccountKey="
-                + Azurite.KEY
-                + ";BlobEndpoint=http://"
-                + at.getHostString()
-                + ":"
-                + at.getPort()
-                + "/"
-                + Azurite.ACCOUNT
-                + ";")
+        .connectionString(Azurite.connectionStringAt(at.getHostString(), at.getPort()))
         .containerName(CONTAINER)
         .commandTimeout(Duration.ofSeconds(2))
         .healthTimeout(Duration.ofSeconds(2));
