@@ -3,75 +3,95 @@ package io.hostloom.azure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hostloom.locking.spi.AcquireOutcome;
+import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.testkit.TestTiming;
+import io.hostloom.testkit.capability.RoundTripBudget;
+import io.hostloom.testkit.capability.RoundTripBudget.Case;
+import io.hostloom.testkit.capability.RoundTripBudgetSuite;
 import io.hostloom.wopi.WopiLockProtocol;
 import io.hostloom.wopi.WopiLockResponse;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
+import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Round trips per operation, counted on the wire by a pipeline policy against a real Azurite. The
- * sequences are also written to {@code target/azure-round-trips.md} (the README's table comes from
- * there).
+ * Round trips per operation, counted on the wire by a pipeline policy ({@link RequestCounter})
+ * against a real Azurite: the testkit's {@link RoundTripBudgetSuite} with Azure's budget and the
+ * exact REST operations of each case, plus Azure's own cases (the container created once, a release
+ * that deletes, a released claim taken over, WOPI requests). The table is also written to {@code
+ * target/azure-round-trips.md} (the README's table comes from there).
  */
-class AzureRoundTripTest {
-  private static final Duration TIMEOUT = Duration.ofSeconds(10);
+class AzureRoundTripTest extends RoundTripBudgetSuite {
   private static final Duration LONG = Duration.ofSeconds(60);
-  private static final Map<String, List<String>> MEASURED = new TreeMap<>();
+  private static final List<String> READ = List.of("GetBlobProperties");
+  private static final List<String> READ_THEN_WRITE =
+      List.of("GetBlobProperties", "SetBlobMetadata");
 
-  private static RequestCounter counter;
-  private static AzureBlobLockBackend backend;
-  private static AzureBlobLockBackend other;
+  private final String container =
+      Azurite.shared().newContainer("roundtrips").getBlobContainerName();
+  private AzureBlobLockBackend backend;
 
-  @BeforeAll
-  static void start() {
-    String container = Azurite.shared().newContainer("roundtrips").getBlobContainerName();
-    counter = new RequestCounter();
+  @Override
+  protected RoundTripBudget budget() {
+    return RoundTripBudget.everyCase(1)
+        .with(Case.ACQUIRE_FREE, 2)
+        .with(Case.ACQUIRE_HELD, 2)
+        .with(Case.ACQUIRE_SAME_OWNER, 3)
+        .with(Case.ACQUIRE_EXPIRED, 3)
+        .with(Case.EXTEND, 2)
+        .with(Case.REPLACE, 2)
+        .with(Case.RELEASE, 2)
+        .with(Case.READ_EXPIRED, 2);
+  }
+
+  @Override
+  protected CountedBackend newCountedBackend() {
+    RequestCounter counter = new RequestCounter();
     backend = Azurite.shared().backend(container).addPolicy(counter).build();
-    other = Azurite.shared().backend(container).build();
-    get(backend.read("warm-up")); // the once-per-instance Create Container is not counted below
+    return new CountedBackend(backend, List.of(counter));
   }
 
-  @AfterAll
-  static void writeTable() throws IOException {
-    StringBuilder md = new StringBuilder("| case | round trips | requests |\n|---|---|---|\n");
-    MEASURED.forEach(
-        (name, requests) ->
-            md.append("| ")
-                .append(name)
-                .append(" | ")
-                .append(requests.size())
-                .append(" | ")
-                .append(String.join(", ", requests))
-                .append(" |\n"));
-    Path out = Path.of("target", "azure-round-trips.md");
-    Files.createDirectories(out.getParent());
-    Files.writeString(out, md.toString(), StandardCharsets.UTF_8);
+  @Override
+  protected LockBackend newBackend() {
+    return Azurite.shared().backend(container).build();
   }
 
-  private static <T> T get(CompletableFuture<T> f) {
-    return TestTiming.get(f, TIMEOUT);
+  @Override
+  protected Duration shortLease() {
+    return Duration.ofSeconds(1); // whole seconds on Azure
   }
 
-  /** Runs {@code op} on the counted backend and returns the requests it sent. */
-  private static <T> List<String> measure(String name, Supplier<CompletableFuture<T>> op) {
-    counter.reset();
-    get(op.get());
-    List<String> requests = counter.requests();
-    MEASURED.put(name, requests);
-    return requests;
+  @Override
+  protected Duration expiryWait() {
+    return Duration.ofMillis(2100); // the lease, the 1 s clock margin, a little more
+  }
+
+  @Override
+  protected Optional<Path> tableFile() {
+    return Optional.of(Path.of("target", "azure-round-trips.md"));
+  }
+
+  @Override
+  protected void checkRoundTrips(Case c, List<String> requests) {
+    switch (c) {
+      case ACQUIRE_FREE -> assertThat(requests).containsExactly("PutBlob", "LeaseBlob:acquire");
+      case ACQUIRE_HELD -> assertThat(requests).containsExactly("PutBlob", "GetBlobProperties");
+      case ACQUIRE_SAME_OWNER, ACQUIRE_EXPIRED ->
+          assertThat(requests).containsExactly("PutBlob", "GetBlobProperties", "SetBlobMetadata");
+      case EXTEND, REPLACE -> assertThat(requests).isEqualTo(READ_THEN_WRITE);
+      case RELEASE -> {
+        // a blob created in this second of the service clock is kept as a released claim
+        assertThat(requests).startsWith("GetBlobProperties");
+        assertThat(requests.get(1)).isIn("SetBlobMetadata", "DeleteBlob");
+      }
+      case READ_EXPIRED -> assertThat(requests).containsExactly("GetBlobProperties", "DeleteBlob");
+      case HEALTH_PROBE -> assertThat(requests).containsExactly("GETContainer");
+      default -> assertThat(requests).as(c.label()).isEqualTo(READ);
+    }
   }
 
   private static String key() {
@@ -86,8 +106,8 @@ class AzureRoundTripTest {
   @Test
   void containerIsCreatedOncePerInstance() {
     RequestCounter fresh = new RequestCounter();
-    String container = "rt-fresh-" + UUID.randomUUID().toString().substring(0, 8);
-    AzureBlobLockBackend b = Azurite.shared().backend(container).addPolicy(fresh).build();
+    String name = "rt-fresh-" + UUID.randomUUID().toString().substring(0, 8);
+    AzureBlobLockBackend b = Azurite.shared().backend(name).addPolicy(fresh).build();
     get(b.read(key()));
     get(b.read(key()));
     assertThat(fresh.requests())
@@ -95,166 +115,66 @@ class AzureRoundTripTest {
   }
 
   @Test
-  void acquireOfAFreeKeyIsTwo() {
-    assertThat(measure("acquire, free key", () -> backend.acquire(key(), "a", "d", LONG)))
-        .containsExactly("PutBlob", "LeaseBlob:acquire");
-  }
-
-  @Test
-  void acquireOfAHeldKeyIsTwo() {
+  void aReleaseOfABlobOlderThanASecondDeletesIt() {
     String k = key();
-    get(other.acquire(k, "holder", "d", LONG));
-    assertThat(measure("acquire, held by another owner", () -> backend.acquire(k, "b", "d", LONG)))
-        .containsExactly("PutBlob", "GetBlobProperties");
-  }
-
-  @Test
-  void acquireByTheOwnerAgainIsThree() {
-    String k = key();
-    get(other.acquire(k, "a", "d", LONG));
-    assertThat(measure("acquire, same owner again", () -> backend.acquire(k, "a", "d", LONG)))
-        .containsExactly("PutBlob", "GetBlobProperties", "SetBlobMetadata");
-  }
-
-  @Test
-  void takeoverOfAnExpiredClaimIsThree() {
-    String k = key();
-    get(other.acquire(k, "dead", "d", Duration.ofSeconds(1)));
-    TestTiming.pass(Duration.ofMillis(2100)); // expired (lease + clock margin), not yet evicted
-    List<String> r =
-        measure("acquire, takeover of an expired claim", () -> backend.acquire(k, "b", "d", LONG));
-    assertThat(r).containsExactly("PutBlob", "GetBlobProperties", "SetBlobMetadata");
-  }
-
-  @Test
-  void extendIsTwo() {
-    String k = key();
-    get(other.acquire(k, "a", "d", LONG));
-    assertThat(measure("extend", () -> backend.extend(k, "a", LONG)))
-        .containsExactly("GetBlobProperties", "SetBlobMetadata");
-  }
-
-  @Test
-  void replaceIsTwo() {
-    String k = key();
-    get(other.acquire(k, "a", "d", LONG));
-    assertThat(measure("replace", () -> backend.replace(k, "a", "b", "e", LONG)))
-        .containsExactly("GetBlobProperties", "SetBlobMetadata");
-  }
-
-  @Test
-  void releaseIsTwoEitherWay() {
-    String k = key();
-    get(other.acquire(k, "a", "d", LONG));
+    get(setup().acquire(k, "a", "d", LONG));
     nextServiceSecond();
-    assertThat(measure("release (blob older than 1 s: deleted)", () -> backend.release(k, "a")))
+    assertThat(
+            assertRoundTrips(
+                "release (blob older than 1 s: deleted)", 2, () -> get(backend.release(k, "a"))))
         .containsExactly("GetBlobProperties", "DeleteBlob");
-
-    String young = key();
-    get(other.acquire(young, "a", "d", LONG));
-    List<String> r =
-        measure("release (blob created this second)", () -> backend.release(young, "a"));
-    assertThat(r).hasSize(2).startsWith("GetBlobProperties");
-    assertThat(r.get(1)).isIn("SetBlobMetadata", "DeleteBlob");
   }
 
   @Test
   void acquireOverAReleasedClaimIsThree() {
-    String k = key();
+    String k;
     // plant a released claim: a release in the second the blob was created keeps the blob
     AcquireOutcome first;
     do {
       k = key();
-      first = get(other.acquire(k, "a", "d", LONG));
-      get(other.release(k, "a"));
+      first = get(setup().acquire(k, "a", "d", LONG));
+      get(setup().release(k, "a"));
     } while (!Azurite.shared()
         .rawClient()
         .getBlobContainerClient(backend.containerName())
         .getBlobClient(AzureBlobLockBackend.blobName(k))
         .exists());
     String released = k;
-    List<String> r =
-        measure("acquire, over a released claim", () -> backend.acquire(released, "b", "d", LONG));
-    assertThat(r).containsExactly("PutBlob", "GetBlobProperties", "SetBlobMetadata");
+    assertThat(
+            assertRoundTrips(
+                "acquire, over a released claim",
+                3,
+                () -> get(backend.acquire(released, "b", "d", LONG))))
+        .containsExactly("PutBlob", "GetBlobProperties", "SetBlobMetadata");
     assertThat(get(backend.read(released)).orElseThrow().fencingToken())
         .isGreaterThan(first.fencingToken());
-  }
-
-  @Test
-  void readIsOneAndTwoWhenItEvicts() {
-    String k = key();
-    assertThat(measure("read, free key", () -> backend.read(k)))
-        .containsExactly("GetBlobProperties");
-    get(other.acquire(k, "a", "d", LONG));
-    assertThat(measure("read, live claim", () -> backend.read(k)))
-        .containsExactly("GetBlobProperties");
-
-    String dying = key();
-    get(other.acquire(dying, "a", "d", Duration.ofSeconds(1)));
-    TestTiming.pass(Duration.ofMillis(2100));
-    assertThat(measure("read, expired claim (evicts)", () -> backend.read(dying)))
-        .containsExactly("GetBlobProperties", "DeleteBlob");
   }
 
   @Test
   void wopiRequestsThroughAzureWopiLocks() {
     WopiLockProtocol wopi = new WopiLockProtocol(AzureWopiLocks.create(backend));
     String file = "rt-file-" + UUID.randomUUID();
-    assertThat(wopiRequest("WOPI GetLock, unlocked", () -> wopi.getLock(file), 200)).hasSize(1);
-    assertThat(wopiRequest("WOPI Lock, unlocked", () -> wopi.lock(file, "L1"), 200)).hasSize(2);
-    assertThat(wopiRequest("WOPI Lock, same id (refresh)", () -> wopi.lock(file, "L1"), 200))
-        .hasSize(3);
-    assertThat(wopiRequest("WOPI Lock, other id (409)", () -> wopi.lock(file, "L2"), 409))
-        .hasSize(2);
-    assertThat(wopiRequest("WOPI GetLock, locked", () -> wopi.getLock(file), 200)).hasSize(1);
-    assertThat(wopiRequest("WOPI RefreshLock", () -> wopi.refreshLock(file, "L1"), 200)).hasSize(2);
+    wopiRequest("WOPI GetLock, unlocked", 1, () -> wopi.getLock(file), 200);
+    wopiRequest("WOPI Lock, unlocked", 2, () -> wopi.lock(file, "L1"), 200);
+    wopiRequest("WOPI Lock, same id (refresh)", 3, () -> wopi.lock(file, "L1"), 200);
+    wopiRequest("WOPI Lock, other id (409)", 2, () -> wopi.lock(file, "L2"), 409);
+    wopiRequest("WOPI GetLock, locked", 1, () -> wopi.getLock(file), 200);
+    wopiRequest("WOPI RefreshLock", 2, () -> wopi.refreshLock(file, "L1"), 200);
     assertThat(
             wopiRequest(
-                "WOPI RefreshLock, other id (409)", () -> wopi.refreshLock(file, "L2"), 409))
+                "WOPI RefreshLock, other id (409)", 1, () -> wopi.refreshLock(file, "L2"), 409))
         .containsExactly("GetBlobProperties");
-    assertThat(
-            wopiRequest("WOPI UnlockAndRelock", () -> wopi.unlockAndRelock(file, "L2", "L1"), 200))
-        .hasSize(2);
-    assertThat(
-            wopiRequest(
-                "WOPI PutFile lock check", () -> wopi.checkPutFile(file, "L2", () -> 10), 200))
-        .hasSize(1);
-    assertThat(wopiRequest("WOPI Unlock, other id (409)", () -> wopi.unlock(file, "L1"), 409))
+    wopiRequest("WOPI UnlockAndRelock", 2, () -> wopi.unlockAndRelock(file, "L2", "L1"), 200);
+    wopiRequest("WOPI PutFile lock check", 1, () -> wopi.checkPutFile(file, "L2", () -> 10), 200);
+    assertThat(wopiRequest("WOPI Unlock, other id (409)", 1, () -> wopi.unlock(file, "L1"), 409))
         .containsExactly("GetBlobProperties");
     nextServiceSecond();
-    assertThat(wopiRequest("WOPI Unlock", () -> wopi.unlock(file, "L2"), 200)).hasSize(2);
+    wopiRequest("WOPI Unlock", 2, () -> wopi.unlock(file, "L2"), 200);
   }
 
-  private static List<String> wopiRequest(
-      String name, Supplier<WopiLockResponse> request, int status) {
-    counter.reset();
-    assertThat(request.get().status()).as(name).isEqualTo(status);
-    List<String> requests = counter.requests();
-    MEASURED.put(name, requests);
-    return requests;
-  }
-
-  @Test
-  void refusalsNamingAnotherOwnerAreOne() {
-    String k = key();
-    get(backend.acquire(k, "a", "d", LONG));
-    assertThat(measure("extend, another owner's claim", () -> backend.extend(k, "b", LONG)))
-        .containsExactly("GetBlobProperties");
-    assertThat(measure("release, another owner's claim", () -> backend.release(k, "b")))
-        .containsExactly("GetBlobProperties");
-    assertThat(
-            measure("replace, another owner's claim", () -> backend.replace(k, "b", "c", "", LONG)))
-        .containsExactly("GetBlobProperties");
-  }
-
-  @Test
-  void answersWithoutAClaimAreOne() {
-    String k = key();
-    assertThat(measure("extend, no claim", () -> backend.extend(k, "a", LONG)))
-        .containsExactly("GetBlobProperties");
-    assertThat(measure("release, no claim", () -> backend.release(k, "a")))
-        .containsExactly("GetBlobProperties");
-    assertThat(measure("replace, no claim", () -> backend.replace(k, "a", "b", "", LONG)))
-        .containsExactly("GetBlobProperties");
+  private List<String> wopiRequest(
+      String name, int roundTrips, Supplier<WopiLockResponse> request, int status) {
+    return assertRoundTrips(
+        name, roundTrips, () -> assertThat(request.get().status()).as(name).isEqualTo(status));
   }
 }

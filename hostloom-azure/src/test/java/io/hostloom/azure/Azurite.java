@@ -219,12 +219,21 @@ public final class Azurite {
 
   /** A connection string for this server. */
   public String connectionString() {
+    return connectionStringAt("127.0.0.1", port);
+  }
+
+  /** A connection string for the emulator's account at {@code host:port} (a proxy, a dead port). */
+  static String connectionStringAt(String host, int port) {
     return "DefaultEndpointsProtocol=http;AccountName="
         + ACCOUNT
         + ";AccountKey="
         + KEY
-        + ";BlobEndpoint="
-        + endpoint()
+        + ";BlobEndpoint=http://"
+        + host
+        + ":"
+        + port
+        + "/"
+        + ACCOUNT
         + ";";
   }
 

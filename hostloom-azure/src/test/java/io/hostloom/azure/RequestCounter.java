@@ -5,6 +5,7 @@ import com.azure.core.http.HttpPipelineNextPolicy;
 import com.azure.core.http.HttpPipelinePosition;
 import com.azure.core.http.HttpResponse;
 import com.azure.core.http.policy.HttpPipelinePolicy;
+import io.hostloom.testkit.capability.RoundTripCounter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -14,7 +15,7 @@ import reactor.core.publisher.Mono;
  * Counts the HTTP requests a backend sends (after the retry policy, so each is one round trip) and
  * names each by the Blob REST operation, e.g. {@code PutBlob}, {@code LeaseBlob:acquire}.
  */
-final class RequestCounter implements HttpPipelinePolicy {
+final class RequestCounter implements HttpPipelinePolicy, RoundTripCounter {
   private final List<String> requests = new ArrayList<>();
 
   @Override
@@ -38,7 +39,18 @@ final class RequestCounter implements HttpPipelinePolicy {
     }
   }
 
-  void reset() {
+  @Override
+  public List<String> roundTrips() {
+    return requests();
+  }
+
+  @Override
+  public String name() {
+    return "the HTTP pipeline (per retry)";
+  }
+
+  @Override
+  public void reset() {
     synchronized (requests) {
       requests.clear();
     }

@@ -143,22 +143,7 @@ public abstract class LockBackendConformanceSuite {
 
   @AfterEach
   final void closeConformanceBackends() throws Exception {
-    Exception first = null;
-    for (LockBackend instance : instances) {
-      try {
-        closeBackend(instance);
-      } catch (Exception e) {
-        if (first == null) {
-          first = e;
-        } else {
-          first.addSuppressed(e);
-        }
-      }
-    }
-    instances.clear();
-    if (first != null) {
-      throw first;
-    }
+    Closing.all(instances, this::closeBackend);
   }
 
   // ---------------------------------------------------------------- helpers for tests

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hostloom.locking.spi.BackendHealth;
 import io.hostloom.locking.spi.BackendHealthProbe;
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.testkit.Closing;
 import io.hostloom.testkit.TcpFaultProxy;
 import io.hostloom.testkit.TestTiming;
 import java.io.IOException;
@@ -14,6 +15,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -84,22 +86,8 @@ public abstract class HealthProbeSuite {
 
   @AfterEach
   final void closeProbeResources() throws Exception {
-    Exception first = null;
-    for (int i = resources.size() - 1; i >= 0; i--) {
-      try {
-        resources.get(i).close();
-      } catch (Exception e) {
-        if (first == null) {
-          first = e;
-        } else {
-          first.addSuppressed(e);
-        }
-      }
-    }
-    resources.clear();
-    if (first != null) {
-      throw first;
-    }
+    Collections.reverse(resources); // proxies were opened before the instances that use them
+    Closing.all(resources, AutoCloseable::close);
   }
 
   // ---------------------------------------------------------------- helpers
@@ -183,7 +171,7 @@ public abstract class HealthProbeSuite {
     TcpFaultProxy proxy = proxy();
     InetSocketAddress at = addressOf(proxy);
     LockBackend b = instance(at);
-    assertThat(probe(b, at).healthy()).as("before the outage").isTrue();
+    awaitHealthy(b, at, true, "healthy before the outage (through the proxy)");
 
     proxy.refuseConnections();
     proxy.dropConnections();
@@ -198,7 +186,7 @@ public abstract class HealthProbeSuite {
     TcpFaultProxy proxy = proxy();
     InetSocketAddress at = addressOf(proxy);
     LockBackend b = instance(at);
-    assertThat(probe(b, at).healthy()).as("before the stall").isTrue();
+    awaitHealthy(b, at, true, "healthy before the stall (through the proxy)");
 
     proxy.holdReplies();
     BackendHealth stalled = probe(b, at);

@@ -133,6 +133,12 @@ public abstract class RoundTripBudgetSuite {
     return Duration.ofMillis(500);
   }
 
+  /**
+   * Checks what the first counter saw for {@code c} beyond its number (e.g. the exact REST
+   * operations in order); called after the count matched the budget. Default: nothing more.
+   */
+  protected void checkRoundTrips(Case c, List<String> roundTrips) {}
+
   /** Where to write the measured table as Markdown; default: nowhere (it is printed either way). */
   protected Optional<Path> tableFile() {
     return Optional.empty();
@@ -236,7 +242,9 @@ public abstract class RoundTripBudgetSuite {
 
   private <T> T measure(Case c, Supplier<CompletableFuture<T>> op) {
     List<T> result = new ArrayList<>(1);
-    assertRoundTrips(c.label(), budget().of(c), () -> result.add(get(op.get())));
+    List<String> trips =
+        assertRoundTrips(c.label(), budget().of(c), () -> result.add(get(op.get())));
+    checkRoundTrips(c, trips);
     return result.get(0);
   }
 
@@ -348,6 +356,7 @@ public abstract class RoundTripBudgetSuite {
               }
             }
           });
+      checkRoundTrips(Case.AWAIT_RELEASE, measured.get(Case.AWAIT_RELEASE.label()));
     } else {
       assertThat(counted()).isNotInstanceOf(ReleaseSignal.class);
     }

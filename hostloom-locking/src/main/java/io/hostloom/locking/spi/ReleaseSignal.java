@@ -17,6 +17,12 @@ import java.util.concurrent.CompletableFuture;
  * processes that do not announce are not seen). A waiter therefore always bounds its wait by its
  * ordinary retry step.
  *
+ * <p><b>Who is woken.</b> An announced release wakes at least the oldest pending wait of its key in
+ * each instance. A backend may wake every wait of the key, or only the oldest (then one release
+ * costs one retry per process instead of one per waiter, with no thundering herd): the woken
+ * waiter's own release, or the others' retry step, moves the rest on. Each backend's README says
+ * which it does.
+ *
  * <p><b>Subscribe first.</b> Call {@code awaitRelease} <em>before</em> the acquire attempt it
  * follows up on, so a release between the refused attempt and the start of the wait is not missed.
  * End the wait when the attempt is granted or the wait ends for another reason, by completing the
@@ -41,7 +47,8 @@ public interface ReleaseSignal {
    * Starts waiting for a release of {@code key}. Never blocks and never sends a lock command.
    *
    * <p>The returned future completes with {@code true} as soon as {@code key} may have been
-   * released (a release, replace or delete of it was announced after this call began): retry now.
+   * released (a release, replace or delete of it was announced after this call began, and this wait
+   * is one the backend wakes for it, see above): retry now.
    * It completes with {@code false} when {@code maxWait} passed without a signal, when signals are
    * off or unavailable, or when the backend was closed: poll as usual. It never completes
    * exceptionally by itself. A caller ends the wait early by completing the future with {@code
