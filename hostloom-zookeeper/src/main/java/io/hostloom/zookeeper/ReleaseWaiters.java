@@ -15,11 +15,14 @@ import org.apache.zookeeper.Watcher.Event.EventType;
 
 /**
  * The waits of {@code awaitRelease}, per znode name, woken by the session's persistent recursive
- * watch on the lock folder. A release deletes the lock znode and a replace deletes and re-creates
- * it in one transaction, so {@code NodeDeleted} is the announcement; extends and refusals only
- * change data or nothing, and wake nobody.
+ * watch on the lock folder. A release or replace creates and deletes the child {@link #SIGNAL} of
+ * the lock znode in its transaction, so a {@code NodeDeleted} of that child is the announcement;
+ * grants and extends only change data, refusals change nothing, and they wake nobody.
  */
 final class ReleaseWaiters implements Watcher {
+  /** The child a release or replace creates and deletes in its transaction. */
+  static final String SIGNAL = "released";
+
   private static final Duration LONGEST = Duration.ofDays(365);
 
   private final String folderPrefix; // "<locks folder>/"
@@ -60,9 +63,14 @@ final class ReleaseWaiters implements Watcher {
   @Override
   public void process(WatchedEvent event) {
     String path = event.getPath();
-    if (event.getType() == EventType.NodeDeleted && path != null && path.startsWith(folderPrefix)) {
-      wake(path.substring(folderPrefix.length()), true);
+    if (event.getType() != EventType.NodeDeleted
+        || path == null
+        || !path.startsWith(folderPrefix)) {
+      return;
     }
+    String rest = path.substring(folderPrefix.length()); // "<name>/released", or "<name>" by hand
+    int slash = rest.indexOf('/');
+    wake(slash < 0 ? rest : rest.substring(0, slash), true);
   }
 
   /**

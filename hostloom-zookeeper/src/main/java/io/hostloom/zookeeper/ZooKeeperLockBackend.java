@@ -43,18 +43,19 @@ import org.apache.zookeeper.data.Stat;
  * watch per session) and a {@link BackendHealthProbe}.
  *
  * <p><b>Lease model.</b> One <em>persistent</em> znode per key, {@code <root>/locks/<name>}, holds
- * owner, data and the lease length. A lease is live while the znode's {@code mtime} plus the lease
- * is after the server's now; the server's now is the {@code mtime} of a write to {@code
+ * owner, data, lease length and fencing token. A lease is live while the znode's {@code mtime} plus
+ * the lease is after the server's now; the server's now is the {@code mtime} of a write to {@code
  * <root>/clock}, pipelined before each read of a lock znode. Both times are stamped by the
- * ZooKeeper leader, so no client clock takes part. Every change is conditioned on the version read:
- * {@code setData} and {@code delete} with that version, and a takeover or replace is one {@code
- * multi} of {@code delete(version)} and {@code create}. Sessions do not carry leases (a WOPI lock
- * outlives the host that took it), so a session expiry loses no lease.
+ * ZooKeeper leader, so no client clock takes part. Every change is a {@code setData} (or, for a
+ * release or replace, a {@code multi} around one) conditioned on the version read. Lock znodes are
+ * never deleted (a release writes a record with lease 0), so their versions only grow and a stale
+ * version never matches again. Sessions do not carry leases (a WOPI lock outlives the host that
+ * took it), so a session expiry loses no lease.
  *
- * <p><b>Fencing tokens</b> are the znode's {@code czxid}: every grant (acquire of a free or expired
- * key, replace) creates the znode in its own transaction, and zxids strictly increase over the
- * ensemble's whole history, across restarts and leader elections, for as long as its data directory
- * is kept.
+ * <p><b>Fencing tokens</b> are the zxid of the grant's transaction: the {@code czxid} of the
+ * znode's first grant, the {@code mzxid} of the write of every later grant (kept in the record
+ * while the owner extends). zxids strictly increase over the ensemble's whole history, across
+ * restarts and leader elections, for as long as its data directory is kept.
  *
  * <p>Every call completes within {@link Builder#commandTimeout}; failures carry a kind (see the
  * module README). {@link #close()} closes the session; leases stay on the server.
@@ -132,37 +133,28 @@ public final class ZooKeeperLockBackend
     checkData(data);
     long ms = leaseMillis(lease);
     String path = path(key);
-    byte[] grant = new LeaseNode(owner, data, ms).encode();
+    LeaseNode grant = LeaseNode.grant(owner, data, ms);
     return run(
         "acquire",
         (call, zk) ->
-            on(
-                write(call, "create", session.create(zk, path, grant)),
-                (stat, t) -> {
-                  if (t == null) {
-                    return done(AcquireOutcome.granted(stat.getCzxid()));
-                  }
-                  if (!notApplied(call, t, Code.NODEEXISTS)) {
-                    return CompletableFuture.failedFuture(t);
-                  }
-                  return snapshot(zk, path)
-                      .thenCompose(
-                          s -> {
-                            if (!s.exists()) {
-                              return retry(); // released between create and read
-                            }
-                            if (s.liveOwnedBy(owner)) { // same owner: expiry only; token, data stay
-                              LeaseNode again = new LeaseNode(owner, s.node().data(), ms);
-                              return setData(call, zk, path, again, s.version())
-                                  .thenApply(ok -> ok ? AcquireOutcome.granted(s.token()) : null);
-                            }
-                            if (s.live()) {
-                              return done(AcquireOutcome.held(s.record()));
-                            }
-                            return recreate(call, zk, path, s.version(), grant)
-                                .thenApply(t2 -> t2 == null ? null : AcquireOutcome.granted(t2));
-                          });
-                }));
+            snapshot(zk, path)
+                .thenCompose(
+                    s -> {
+                      if (!s.exists()) { // never locked: the grant creates the znode
+                        return create(call, zk, path, grant)
+                            .thenApply(t -> t == null ? null : AcquireOutcome.granted(t));
+                      }
+                      if (s.liveOwnedBy(owner)) { // same owner: expiry only; token, data stay
+                        return setData(call, zk, path, s.node().renewed(s.token(), ms), s.version())
+                            .thenApply(st -> st == null ? null : AcquireOutcome.granted(s.token()));
+                      }
+                      if (s.live()) {
+                        return done(AcquireOutcome.held(s.record()));
+                      }
+                      return setData(call, zk, path, grant, s.version()) // released or expired
+                          .thenApply(
+                              st -> st == null ? null : AcquireOutcome.granted(st.getMzxid()));
+                    }));
   }
 
   @Override
@@ -177,9 +169,8 @@ public final class ZooKeeperLockBackend
                 .thenCompose(
                     s -> {
                       if (s.liveOwnedBy(owner)) {
-                        LeaseNode next = new LeaseNode(owner, s.node().data(), ms);
-                        return setData(call, zk, path, next, s.version())
-                            .thenApply(ok -> ok ? ExtendOutcome.succeeded() : null);
+                        return setData(call, zk, path, s.node().renewed(s.token(), ms), s.version())
+                            .thenApply(st -> st == null ? null : ExtendOutcome.succeeded());
                       }
                       return done(
                           s.live() ? ExtendOutcome.mismatch(s.record()) : ExtendOutcome.absent());
@@ -197,14 +188,8 @@ public final class ZooKeeperLockBackend
                 .thenCompose(
                     s -> {
                       if (s.liveOwnedBy(owner)) {
-                        return on(
-                            write(call, "delete", session.delete(zk, path, s.version())),
-                            (v, t) ->
-                                t == null
-                                    ? done(ReleaseOutcome.succeeded())
-                                    : notApplied(call, t, Code.BADVERSION, Code.NONODE)
-                                        ? retry()
-                                        : CompletableFuture.failedFuture(t));
+                        return announced(call, zk, path, LeaseNode.RELEASED, s.version())
+                            .thenApply(st -> st == null ? null : ReleaseOutcome.succeeded());
                       }
                       return done(
                           s.live() ? ReleaseOutcome.mismatch(s.record()) : ReleaseOutcome.absent());
@@ -219,7 +204,7 @@ public final class ZooKeeperLockBackend
     checkData(newData);
     long ms = leaseMillis(lease);
     String path = path(key);
-    byte[] grant = new LeaseNode(newOwner, newData, ms).encode();
+    LeaseNode grant = LeaseNode.grant(newOwner, newData, ms);
     return run(
         "replace",
         (call, zk) ->
@@ -227,8 +212,9 @@ public final class ZooKeeperLockBackend
                 .thenCompose(
                     s -> {
                       if (s.liveOwnedBy(expectedOwner)) {
-                        return recreate(call, zk, path, s.version(), grant)
-                            .thenApply(t -> t == null ? null : ReplaceOutcome.replaced(t));
+                        return announced(call, zk, path, grant, s.version())
+                            .thenApply(
+                                st -> st == null ? null : ReplaceOutcome.replaced(st.getMzxid()));
                       }
                       return done(
                           s.live() ? ReplaceOutcome.mismatch(s.record()) : ReplaceOutcome.absent());
@@ -253,8 +239,13 @@ public final class ZooKeeperLockBackend
 
   // ---------------------------------------------------------------- steps
 
-  /** The lock znode as the server had it, and the server's now just before it was read. */
-  private record Snapshot(LeaseNode node, Stat stat, long now) {
+  /**
+   * The lock znode as the server had it, and the server's now when it was read: the clock write's
+   * {@code mtime}, or the record's own when a write of another session came between the two (the
+   * read ran after both). Later than the true now never: a lease may look live a few ms longer than
+   * it is, never shorter, and never longer than it was granted for.
+   */
+  private record Snapshot(LeaseNode node, Stat stat, long clockNow) {
     boolean exists() {
       return stat != null;
     }
@@ -263,8 +254,12 @@ public final class ZooKeeperLockBackend
       return stat.getVersion();
     }
 
+    private long now() {
+      return Math.max(clockNow, stat.getMtime());
+    }
+
     boolean live() {
-      return stat != null && stat.getMtime() + node.leaseMillis() > now;
+      return stat != null && node.leaseMillis() > 0 && stat.getMtime() + node.leaseMillis() > now();
     }
 
     boolean liveOwnedBy(String owner) {
@@ -272,11 +267,11 @@ public final class ZooKeeperLockBackend
     }
 
     long token() {
-      return stat.getCzxid();
+      return node.tokenAt(stat.getMzxid());
     }
 
     LeaseRecord record() {
-      Duration left = Duration.ofMillis(stat.getMtime() + node.leaseMillis() - now);
+      Duration left = Duration.ofMillis(stat.getMtime() + node.leaseMillis() - now());
       return new LeaseRecord(node.owner(), node.data(), left, token());
     }
   }
@@ -305,34 +300,56 @@ public final class ZooKeeperLockBackend
         });
   }
 
-  /** A conditional {@code setData}; {@code false} when another writer came first. */
-  private CompletableFuture<Boolean> setData(
+  /** Creates the znode of a first grant: its {@code czxid}, or {@code null} when it exists. */
+  private CompletableFuture<Long> create(Call<?> call, ZooKeeper zk, String path, LeaseNode grant) {
+    return on(
+        write(call, "create", session.create(zk, path, grant.encode())),
+        (stat, t) ->
+            t == null
+                ? done(stat.getCzxid())
+                : notApplied(call, t, Code.NODEEXISTS)
+                    ? retry()
+                    : CompletableFuture.failedFuture(t));
+  }
+
+  /**
+   * {@code setData} conditioned on the version read; the new stat, or {@code null} when another
+   * writer came first. Lock znodes are never deleted by this backend, so versions never start again
+   * at 0 and a stale version cannot match a later incarnation.
+   */
+  private CompletableFuture<Stat> setData(
       Call<?> call, ZooKeeper zk, String path, LeaseNode next, int version) {
     return on(
         write(call, "setData", session.setData(zk, path, next.encode(), version)),
         (stat, t) ->
             t == null
-                ? done(true)
+                ? done(stat)
                 : notApplied(call, t, Code.BADVERSION, Code.NONODE)
-                    ? done(false)
+                    ? retry()
                     : CompletableFuture.failedFuture(t));
   }
 
   /**
-   * A new grant over the version read: {@code delete(version)} and {@code create} in one {@code
-   * multi}. The new {@code czxid} is the token; {@code null} when another writer came first.
+   * A release or replace: the conditional {@code setData}, plus creating and deleting the child
+   * {@code released} in the same {@code multi}, which the watchers of other sessions hear as a
+   * {@code NodeDeleted} of that child (an extend or a grant only changes data). Nothing stays.
    */
-  private CompletableFuture<Long> recreate(
-      Call<?> call, ZooKeeper zk, String path, int version, byte[] grant) {
-    List<Op> ops = List.of(Op.delete(path, version), Op.create(path, grant, PERSISTENT));
+  private CompletableFuture<Stat> announced(
+      Call<?> call, ZooKeeper zk, String path, LeaseNode next, int version) {
+    String signal = path + "/" + ReleaseWaiters.SIGNAL;
+    List<Op> ops =
+        List.of(
+            Op.setData(path, next.encode(), version),
+            Op.create(signal, NOTHING, PERSISTENT),
+            Op.delete(signal, -1));
     return on(
-        write(call, "multi(delete,create)", session.multi(zk, ops)),
+        write(call, "multi(setData,create,delete)", session.multi(zk, ops)),
         (results, t) -> {
           if (t == null) {
-            return done(((OpResult.CreateResult) results.get(1)).getStat().getCzxid());
+            return done(((OpResult.SetDataResult) results.get(0)).getStat());
           }
-          return notApplied(call, t, Code.BADVERSION, Code.NONODE, Code.NODEEXISTS)
-              ? done(null)
+          return notApplied(call, t, Code.BADVERSION, Code.NONODE)
+              ? retry()
               : CompletableFuture.failedFuture(t);
         });
   }
