@@ -6,36 +6,24 @@ import io.hostloom.locking.spi.BackendHealthProbe;
 import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
-import io.hostloom.locking.spi.LockBackendException;
 import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.ReplaceOutcome;
-import io.hostloom.zookeeper.ZooKeeperSession.Node;
+import io.hostloom.locking.spi.support.BackendArguments;
+import io.hostloom.locking.spi.support.SpiLimits;
+import io.hostloom.locking.spi.support.VersionedRecordLockBackend;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BiFunction;
 import java.util.function.Consumer;
-import java.util.function.Function;
-import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.CreateOptions;
 import org.apache.zookeeper.KeeperException.Code;
-import org.apache.zookeeper.Op;
-import org.apache.zookeeper.OpResult;
-import org.apache.zookeeper.ZooDefs.Ids;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.common.PathUtils;
-import org.apache.zookeeper.data.Stat;
 
 /**
  * A {@link LockBackend} over Apache ZooKeeper 3.6+ (asynchronous client API), for both faces of
@@ -67,37 +55,26 @@ public final class ZooKeeperLockBackend
   public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(10);
   public static final String DEFAULT_ROOT = "/hostloom";
 
-  /** The longest lease: 2^50 ms (about 35,700 years); longer ones are stored as this. */
-  static final long MAX_LEASE_MILLIS = 1L << 50;
-
-  private static final int MAX_ATTEMPTS = 16; // reads and conditional writes lost to other writers
-  private static final int MAX_KEY = 8192;
-  private static final int MAX_OWNER = 2048;
-  private static final int MAX_DATA = 2048;
-  private static final byte[] NOTHING = new byte[0];
-  private static final CreateOptions PERSISTENT =
-      CreateOptions.newBuilder(Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT).build();
+  // a znode holds up to 1 MiB (jute.maxbuffer); keys are hashed into names, so any length fits
+  private static final int MAX_VALUE_LENGTH = 100_000;
 
   private final String root;
-  private final String locks;
-  private final String clock;
   private final Duration commandTimeout;
   private final Duration healthTimeout;
   private final ScheduledThreadPoolExecutor timer;
   private final ReleaseWaiters waiters; // null: release signal off
   private final ZooKeeperSession session;
-  private final AtomicReference<CompletableFuture<Void>> layout = new AtomicReference<>();
-  private volatile Consumer<String> roundTrips = rt -> {};
+  private final ZooKeeperRecordStore store;
+  private final VersionedRecordLockBackend<ZooKeeperRecordStore.Version> leases;
   private volatile boolean closed;
 
   private ZooKeeperLockBackend(Builder b) {
     this.root = b.root;
-    this.locks = b.root + "/locks";
-    this.clock = b.root + "/clock";
     this.commandTimeout = b.commandTimeout;
     this.healthTimeout = b.healthTimeout;
     this.timer = new ScheduledThreadPoolExecutor(1, ZooKeeperLockBackend::timerThread);
     timer.setRemoveOnCancelPolicy(true);
+    String locks = b.root + "/locks";
     this.waiters = b.releaseSignal ? new ReleaseWaiters(locks, timer) : null;
     try {
       this.session =
@@ -112,6 +89,18 @@ public final class ZooKeeperLockBackend
       timer.shutdownNow();
       throw new IllegalArgumentException("cannot use connectString: " + e.getMessage(), e);
     }
+    // half the budget for a connection: a call that got none fails UNAVAILABLE, not TIMEOUT
+    this.store = new ZooKeeperRecordStore(session, b.root, b.commandTimeout.dividedBy(2));
+    this.leases =
+        VersionedRecordLockBackend.builder(store)
+            .name("zookeeper")
+            .commandTimeout(b.commandTimeout)
+            .arguments(
+                BackendArguments.withLimits(
+                    Integer.MAX_VALUE,
+                    Math.max(MAX_VALUE_LENGTH, SpiLimits.MAX_OWNER_LENGTH),
+                    Math.max(MAX_VALUE_LENGTH, SpiLimits.MAX_DATA_LENGTH)))
+            .build();
   }
 
   private static Thread timerThread(Runnable r) {
@@ -126,110 +115,36 @@ public final class ZooKeeperLockBackend
 
   // ---------------------------------------------------------------- the five operations
 
+  /** Round trips: 1 for a key never locked and when held; 2 otherwise (read, conditional write). */
   @Override
   public CompletableFuture<AcquireOutcome> acquire(
       String key, String owner, String data, Duration lease) {
-    checkKeyOwner(key, owner);
-    checkData(data);
-    long ms = leaseMillis(lease);
-    String path = path(key);
-    LeaseNode grant = LeaseNode.grant(owner, data, ms);
-    return run(
-        "acquire",
-        (call, zk) ->
-            snapshot(zk, path)
-                .thenCompose(
-                    s -> {
-                      if (!s.exists()) { // never locked: the grant creates the znode
-                        return create(call, zk, path, grant)
-                            .thenApply(t -> t == null ? null : AcquireOutcome.granted(t));
-                      }
-                      if (s.liveOwnedBy(owner)) { // same owner: expiry only; token, data stay
-                        return setData(call, zk, path, s.node().renewed(s.token(), ms), s.version())
-                            .thenApply(st -> st == null ? null : AcquireOutcome.granted(s.token()));
-                      }
-                      if (s.live()) {
-                        return done(AcquireOutcome.held(s.record()));
-                      }
-                      return setData(call, zk, path, grant, s.version()) // released or expired
-                          .thenApply(
-                              st -> st == null ? null : AcquireOutcome.granted(st.getMzxid()));
-                    }));
+    return leases.acquire(key, owner, data, lease);
   }
 
+  /** Round trips: 2 (read, conditional write); 1 when refused. */
   @Override
   public CompletableFuture<ExtendOutcome> extend(String key, String owner, Duration lease) {
-    checkKeyOwner(key, owner);
-    long ms = leaseMillis(lease);
-    String path = path(key);
-    return run(
-        "extend",
-        (call, zk) ->
-            snapshot(zk, path)
-                .thenCompose(
-                    s -> {
-                      if (s.liveOwnedBy(owner)) {
-                        return setData(call, zk, path, s.node().renewed(s.token(), ms), s.version())
-                            .thenApply(st -> st == null ? null : ExtendOutcome.succeeded());
-                      }
-                      return done(
-                          s.live() ? ExtendOutcome.mismatch(s.record()) : ExtendOutcome.absent());
-                    }));
+    return leases.extend(key, owner, lease);
   }
 
+  /** Round trips: 2 (read, conditional write announcing the release); 1 when refused. */
   @Override
   public CompletableFuture<ReleaseOutcome> release(String key, String owner) {
-    checkKeyOwner(key, owner);
-    String path = path(key);
-    return run(
-        "release",
-        (call, zk) ->
-            snapshot(zk, path)
-                .thenCompose(
-                    s -> {
-                      if (s.liveOwnedBy(owner)) {
-                        return announced(call, zk, path, LeaseNode.RELEASED, s.version())
-                            .thenApply(st -> st == null ? null : ReleaseOutcome.succeeded());
-                      }
-                      return done(
-                          s.live() ? ReleaseOutcome.mismatch(s.record()) : ReleaseOutcome.absent());
-                    }));
+    return leases.release(key, owner);
   }
 
+  /** Round trips: 2 (read, conditional write announcing the replace); 1 when refused. */
   @Override
   public CompletableFuture<ReplaceOutcome> replace(
       String key, String expectedOwner, String newOwner, String newData, Duration lease) {
-    checkKeyOwner(key, expectedOwner);
-    checkOwner(newOwner, "newOwner");
-    checkData(newData);
-    long ms = leaseMillis(lease);
-    String path = path(key);
-    LeaseNode grant = LeaseNode.grant(newOwner, newData, ms);
-    return run(
-        "replace",
-        (call, zk) ->
-            snapshot(zk, path)
-                .thenCompose(
-                    s -> {
-                      if (s.liveOwnedBy(expectedOwner)) {
-                        return announced(call, zk, path, grant, s.version())
-                            .thenApply(
-                                st -> st == null ? null : ReplaceOutcome.replaced(st.getMzxid()));
-                      }
-                      return done(
-                          s.live() ? ReplaceOutcome.mismatch(s.record()) : ReplaceOutcome.absent());
-                    }));
+    return leases.replace(key, expectedOwner, newOwner, newData, lease);
   }
 
+  /** Round trips: 1. */
   @Override
   public CompletableFuture<Optional<LeaseRecord>> read(String key) {
-    checkKey(key);
-    String path = path(key);
-    return run(
-        "read",
-        (call, zk) ->
-            snapshot(zk, path)
-                .thenApply(s -> s.live() ? Optional.of(s.record()) : Optional.empty()));
+    return leases.read(key);
   }
 
   @Override
@@ -237,287 +152,12 @@ public final class ZooKeeperLockBackend
     return "zookeeper";
   }
 
-  // ---------------------------------------------------------------- steps
-
-  /**
-   * The lock znode as the server had it, and the server's now when it was read: the clock write's
-   * {@code mtime}, or the record's own when a write of another session came between the two (the
-   * read ran after both). Later than the true now never: a lease may look live a few ms longer than
-   * it is, never shorter, and never longer than it was granted for.
-   */
-  private record Snapshot(LeaseNode node, Stat stat, long clockNow) {
-    boolean exists() {
-      return stat != null;
-    }
-
-    int version() {
-      return stat.getVersion();
-    }
-
-    private long now() {
-      return Math.max(clockNow, stat.getMtime());
-    }
-
-    boolean live() {
-      return stat != null && node.leaseMillis() > 0 && stat.getMtime() + node.leaseMillis() > now();
-    }
-
-    boolean liveOwnedBy(String owner) {
-      return live() && node.owner().equals(owner);
-    }
-
-    long token() {
-      return node.tokenAt(stat.getMzxid());
-    }
-
-    LeaseRecord record() {
-      Duration left = Duration.ofMillis(stat.getMtime() + node.leaseMillis() - now());
-      return new LeaseRecord(node.owner(), node.data(), left, token());
-    }
-  }
-
-  /**
-   * One round trip, two requests: a write to the clock znode (its {@code mtime} is the server's
-   * now), then the lock znode. A session's requests run in order, so the read sees every write
-   * committed before that now.
-   */
-  private CompletableFuture<Snapshot> snapshot(ZooKeeper zk, String path) {
-    roundTrips.accept("setData(clock)+getData");
-    CompletableFuture<Stat> now = session.setData(zk, clock, NOTHING, -1);
-    CompletableFuture<Node> node = session.getData(zk, path);
-    return now.thenCombine(
-        node,
-        (c, n) -> {
-          if (n == null) {
-            return new Snapshot(null, null, c.getMtime());
-          }
-          LeaseNode lease = LeaseNode.decode(n.data());
-          if (lease == null) {
-            throw LockBackendException.other(
-                "a lock znode holds bytes HostLoom did not write", null);
-          }
-          return new Snapshot(lease, n.stat(), c.getMtime());
-        });
-  }
-
-  /** Creates the znode of a first grant: its {@code czxid}, or {@code null} when it exists. */
-  private CompletableFuture<Long> create(Call<?> call, ZooKeeper zk, String path, LeaseNode grant) {
-    return on(
-        write(call, "create", session.create(zk, path, grant.encode())),
-        (stat, t) ->
-            t == null
-                ? done(stat.getCzxid())
-                : notApplied(call, t, Code.NODEEXISTS)
-                    ? retry()
-                    : CompletableFuture.failedFuture(t));
-  }
-
-  /**
-   * {@code setData} conditioned on the version read; the new stat, or {@code null} when another
-   * writer came first. Lock znodes are never deleted by this backend, so versions never start again
-   * at 0 and a stale version cannot match a later incarnation.
-   */
-  private CompletableFuture<Stat> setData(
-      Call<?> call, ZooKeeper zk, String path, LeaseNode next, int version) {
-    return on(
-        write(call, "setData", session.setData(zk, path, next.encode(), version)),
-        (stat, t) ->
-            t == null
-                ? done(stat)
-                : notApplied(call, t, Code.BADVERSION, Code.NONODE)
-                    ? retry()
-                    : CompletableFuture.failedFuture(t));
-  }
-
-  /**
-   * A release or replace: the conditional {@code setData}, plus creating and deleting the child
-   * {@code released} in the same {@code multi}, which the watchers of other sessions hear as a
-   * {@code NodeDeleted} of that child (an extend or a grant only changes data). Nothing stays.
-   */
-  private CompletableFuture<Stat> announced(
-      Call<?> call, ZooKeeper zk, String path, LeaseNode next, int version) {
-    String signal = path + "/" + ReleaseWaiters.SIGNAL;
-    List<Op> ops =
-        List.of(
-            Op.setData(path, next.encode(), version),
-            Op.create(signal, NOTHING, PERSISTENT),
-            Op.delete(signal, -1));
-    return on(
-        write(call, "multi(setData,create,delete)", session.multi(zk, ops)),
-        (results, t) -> {
-          if (t == null) {
-            return done(((OpResult.SetDataResult) results.get(0)).getStat());
-          }
-          return notApplied(call, t, Code.BADVERSION, Code.NONODE)
-              ? retry()
-              : CompletableFuture.failedFuture(t);
-        });
-  }
-
-  private <T> CompletableFuture<T> write(Call<?> call, String name, CompletableFuture<T> sent) {
-    call.mayHaveWritten = true;
-    roundTrips.accept(name);
-    return sent;
-  }
-
-  /**
-   * Whether {@code failure} is one of the answers {@code codes}, which say the write was not
-   * applied (then nothing this call sent can have changed the lock).
-   */
-  private static boolean notApplied(Call<?> call, Throwable failure, Code... codes) {
-    Code c = ZooKeeperFailures.code(failure);
-    for (Code expected : codes) {
-      if (c == expected) {
-        call.mayHaveWritten = false;
-        return true;
-      }
-    }
-    return false;
-  }
-
-  // ---------------------------------------------------------------- the loop and its bounds
-
-  /** One operation: bounded by the command timeout, retried when another writer came first. */
-  private final class Call<T> {
-    final String operation;
-    final CompletableFuture<T> result = new CompletableFuture<>();
-    volatile boolean mayHaveWritten;
-    int attempts;
-
-    Call(String operation) {
-      this.operation = operation;
-    }
-
-    /** Starts the deadline; {@code false} when the backend closed meanwhile. */
-    boolean start() {
-      try {
-        ScheduledFuture<?> deadline =
-            timer.schedule(
-                () -> fail(new TimeoutException("no answer within " + commandTimeout)),
-                commandTimeout.toNanos(),
-                TimeUnit.NANOSECONDS);
-        result.whenComplete((r, t) -> deadline.cancel(false));
-        return true;
-      } catch (RejectedExecutionException e) {
-        return false;
-      }
-    }
-
-    void fail(Throwable t) {
-      result.completeExceptionally(ZooKeeperFailures.map(operation, t, mayHaveWritten));
-    }
-  }
-
-  /**
-   * {@code attempt} answers {@code null} to be run again (it read a state another writer ended).
-   */
-  private <T> CompletableFuture<T> run(
-      String operation, BiFunction<Call<T>, ZooKeeper, CompletableFuture<T>> attempt) {
-    Call<T> call = new Call<>(operation);
-    if (closed || !call.start()) {
-      call.fail(LockBackendException.unavailable("ZooKeeper backend is closed", null));
-    } else {
-      next(call, attempt);
-    }
-    return call.result;
-  }
-
-  private <T> void next(
-      Call<T> call, BiFunction<Call<T>, ZooKeeper, CompletableFuture<T>> attempt) {
-    if (call.result.isDone()) {
-      return;
-    }
-    if (++call.attempts > MAX_ATTEMPTS) {
-      call.fail(
-          LockBackendException.other(
-              call.operation + ": still contended after " + MAX_ATTEMPTS + " attempts", null));
-      return;
-    }
-    session
-        .connection()
-        .thenCompose(zk -> layout(zk).thenApply(v -> zk))
-        .thenCompose(zk -> call.result.isDone() ? done(null) : attempt.apply(call, zk))
-        .whenComplete(
-            (r, t) -> {
-              if (t == null && r != null) {
-                call.result.complete(r);
-              } else if (t == null) {
-                next(call, attempt);
-              } else if (ZooKeeperFailures.code(t) == Code.NONODE) {
-                layout.set(null); // the clock or the lock folder was removed: make them again
-                next(call, attempt);
-              } else {
-                call.fail(t);
-              }
-            });
-  }
-
-  /** Creates the root, lock folder and clock znodes once (they may exist already). */
-  private CompletableFuture<Void> layout(ZooKeeper zk) {
-    CompletableFuture<Void> known = layout.get();
-    if (known != null && !known.isCompletedExceptionally()) {
-      return known;
-    }
-    CompletableFuture<Void> mine = new CompletableFuture<>();
-    if (!layout.compareAndSet(known, mine)) {
-      return layout(zk);
-    }
-    CompletableFuture<Void> chain = done(null);
-    for (String p : layoutPaths()) {
-      chain =
-          chain.thenCompose(
-              v ->
-                  on(
-                      session.create(zk, p, NOTHING),
-                      (s, t) ->
-                          t == null || ZooKeeperFailures.code(t) == Code.NODEEXISTS
-                              ? done(null)
-                              : CompletableFuture.failedFuture(t)));
-    }
-    chain.whenComplete(
-        (v, t) -> {
-          if (t == null) {
-            mine.complete(null);
-          } else {
-            mine.completeExceptionally(t);
-          }
-        });
-    return mine;
-  }
-
-  private List<String> layoutPaths() {
-    List<String> paths = new ArrayList<>();
-    for (int i = root.indexOf('/', 1); i > 0; i = root.indexOf('/', i + 1)) {
-      paths.add(root.substring(0, i));
-    }
-    paths.add(root);
-    paths.add(locks);
-    paths.add(clock);
-    return paths;
-  }
-
-  private static <A, B> CompletableFuture<B> on(
-      CompletableFuture<A> f, BiFunction<A, Throwable, CompletableFuture<B>> next) {
-    return f.handle(next).thenCompose(Function.identity());
-  }
-
-  private static <T> CompletableFuture<T> done(T value) {
-    return CompletableFuture.completedFuture(value);
-  }
-
-  private static <T> CompletableFuture<T> retry() {
-    return CompletableFuture.completedFuture(null);
-  }
-
   // ---------------------------------------------------------------- release signal, health
 
+  /** No request: a local registration, woken by the session's one persistent watch. */
   @Override
   public CompletableFuture<Boolean> awaitRelease(String key, Duration maxWait) {
-    checkKey(key);
-    Objects.requireNonNull(maxWait, "maxWait");
-    if (maxWait.isNegative()) {
-      throw new IllegalArgumentException("maxWait must not be negative but was " + maxWait);
-    }
+    BackendArguments.unbounded().awaitRelease(key, maxWait);
     if (waiters == null || maxWait.isZero() || closed) {
       return CompletableFuture.completedFuture(false);
     }
@@ -535,33 +175,38 @@ public final class ZooKeeperLockBackend
   }
 
   /**
-   * Healthy when the connected server answers an {@code exists} of the lock folder within the
-   * health timeout (waiting for a connection counts against it).
+   * Healthy when the connected server answers an {@code exists} of the root znode within the health
+   * timeout (waiting for a connection counts against it). One request.
    */
   @Override
   public CompletableFuture<BackendHealth> checkHealth() {
     CompletableFuture<BackendHealth> answer = new CompletableFuture<>();
     if (closed) {
-      answer.complete(BackendHealth.unhealthy("ZooKeeper: backend closed"));
+      answer.complete(BackendHealth.unhealthy("ZooKeeper: UNAVAILABLE (backend closed)"));
       return answer;
     }
     ScheduledFuture<?> deadline =
         timer.schedule(
             () ->
                 answer.complete(
-                    BackendHealth.unhealthy("ZooKeeper: no answer within " + healthTimeout)),
+                    BackendHealth.unhealthy(
+                        "ZooKeeper: UNAVAILABLE (no answer within " + healthTimeout + ")")),
             healthTimeout.toNanos(),
             TimeUnit.NANOSECONDS);
     answer.whenComplete((h, t) -> deadline.cancel(false));
     session
         .connection()
-        .thenCompose(zk -> session.exists(zk, locks))
+        .thenCompose(
+            zk -> {
+              store.roundTrip("exists");
+              return session.exists(zk, root);
+            })
         .whenComplete(
             (stat, t) ->
                 answer.complete(
                     t == null
                         ? BackendHealth.healthy("ZooKeeper: connected")
-                        : BackendHealth.unhealthy("ZooKeeper: " + describe(t))));
+                        : BackendHealth.unhealthy("ZooKeeper: UNAVAILABLE (" + describe(t) + ")")));
     return answer;
   }
 
@@ -573,11 +218,16 @@ public final class ZooKeeperLockBackend
 
   /** Test hook: sees the name of every round trip as it is sent. */
   void onRoundTrip(Consumer<String> listener) {
-    this.roundTrips = Objects.requireNonNull(listener, "listener");
+    store.onRoundTrip(Objects.requireNonNull(listener, "listener"));
   }
 
   ZooKeeperSession session() {
     return session;
+  }
+
+  /** The ZooKeeper handle of the current session (for tools; do not close it). */
+  ZooKeeper handle() {
+    return session.handle();
   }
 
   /** Closes the session; leases stay on the server. Pending waits end {@code false}. */
@@ -594,56 +244,6 @@ public final class ZooKeeperLockBackend
   @Override
   public String toString() {
     return "ZooKeeperLockBackend[root=" + root + ", commandTimeout=" + commandTimeout + "]";
-  }
-
-  // ---------------------------------------------------------------- arguments
-
-  private String path(String key) {
-    return locks + "/" + NodeNames.of(key);
-  }
-
-  private static void checkKey(String key) {
-    Objects.requireNonNull(key, "key");
-    if (key.isEmpty() || key.length() > MAX_KEY) {
-      throw new IllegalArgumentException(
-          "key must be 1 to " + MAX_KEY + " chars but was " + key.length());
-    }
-  }
-
-  private static void checkKeyOwner(String key, String owner) {
-    checkKey(key);
-    checkOwner(owner, "owner");
-  }
-
-  private static void checkOwner(String owner, String what) {
-    Objects.requireNonNull(owner, what);
-    if (owner.isEmpty() || owner.length() > MAX_OWNER) {
-      throw new IllegalArgumentException(
-          what + " must be 1 to " + MAX_OWNER + " chars but was " + owner.length());
-    }
-  }
-
-  private static void checkData(String data) {
-    Objects.requireNonNull(data, "data");
-    if (data.length() > MAX_DATA) {
-      throw new IllegalArgumentException(
-          "data must be at most " + MAX_DATA + " chars but was " + data.length());
-    }
-  }
-
-  /**
-   * {@code lease} in whole milliseconds, rounded up (never 0), at most {@link #MAX_LEASE_MILLIS}.
-   */
-  static long leaseMillis(Duration lease) {
-    Objects.requireNonNull(lease, "lease");
-    if (lease.isNegative() || lease.isZero()) {
-      throw new IllegalArgumentException("lease must be positive but was " + lease);
-    }
-    if (lease.compareTo(Duration.ofMillis(MAX_LEASE_MILLIS)) >= 0) {
-      return MAX_LEASE_MILLIS;
-    }
-    long ms = lease.toMillis();
-    return lease.equals(Duration.ofMillis(ms)) ? ms : ms + 1;
   }
 
   // ---------------------------------------------------------------- construction
