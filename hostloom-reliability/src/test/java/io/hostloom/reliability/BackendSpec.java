@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.hostloom.azure.AzureBlobLockBackend;
 import io.hostloom.jdbc.JdbcLockBackend;
 import io.hostloom.redis.RedisLockBackend;
+import io.hostloom.zookeeper.ZooKeeperLockBackend;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -15,7 +16,7 @@ import org.postgresql.ds.PGSimpleDataSource;
  * How to reach a backend, as plain strings, so a worker process can build the same client the test
  * JVM builds: a type, an address (a URI or a connection string) and the command timeout.
  *
- * @param type {@code redis}, {@code postgresql} or {@code azure}
+ * @param type {@code redis}, {@code postgresql}, {@code azure} or {@code zookeeper}
  * @param address the backend's address: a Redis URI, a JDBC URL, or {@code <container>@<connection
  *     string>}
  * @param commandTimeout the client's bound on every backend call
@@ -65,6 +66,15 @@ record BackendSpec(String type, String address, Duration commandTimeout) {
    */
   BackendClient open() {
     return switch (type) {
+      case "zookeeper" -> {
+        ZooKeeperLockBackend b =
+            ZooKeeperLockBackend.builder()
+                .connectString(address)
+                .sessionTimeout(Duration.ofSeconds(4))
+                .commandTimeout(commandTimeout)
+                .build();
+        yield new BackendClient(b, b::close);
+      }
       case "redis" -> {
         RedisLockBackend b =
             RedisLockBackend.builder().uri(address).commandTimeout(commandTimeout).build();

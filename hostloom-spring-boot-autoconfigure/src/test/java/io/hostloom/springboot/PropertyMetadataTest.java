@@ -13,7 +13,9 @@ import io.hostloom.springboot.scheduling.ExclusiveScheduleProperties;
 import io.hostloom.springboot.store.azure.AzureStoreProperties;
 import io.hostloom.springboot.store.postgres.PostgresStoreProperties;
 import io.hostloom.springboot.store.redis.RedisStoreProperties;
+import io.hostloom.springboot.store.zookeeper.ZooKeeperStoreProperties;
 import io.hostloom.wopi.WopiLockProvider;
+import io.hostloom.zookeeper.ZooKeeperLockBackend;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
@@ -41,6 +43,7 @@ class PropertyMetadataTest {
   static final RedisStoreProperties REDIS = new RedisStoreProperties();
   static final AzureStoreProperties AZURE = new AzureStoreProperties();
   static final PostgresStoreProperties POSTGRES = new PostgresStoreProperties();
+  static final ZooKeeperStoreProperties ZOOKEEPER = new ZooKeeperStoreProperties();
   static final ExclusiveScheduleProperties SCHEDULING = new ExclusiveScheduleProperties();
 
   /** Every property with a default: its constant and the properties class's value. */
@@ -104,6 +107,19 @@ class PropertyMetadataTest {
         RedisLockBackend.DEFAULT_FENCE_RETENTION,
         REDIS::getFenceRetention);
     put("hostloom.redis.key-prefix", RedisKeyLayout.DEFAULT_PREFIX, REDIS::getKeyPrefix);
+    put("hostloom.zookeeper.root-path", ZooKeeperLockBackend.DEFAULT_ROOT, ZOOKEEPER::getRootPath);
+    put(
+        "hostloom.zookeeper.session-timeout",
+        ZooKeeperLockBackend.DEFAULT_SESSION_TIMEOUT,
+        ZOOKEEPER::getSessionTimeout);
+    put(
+        "hostloom.zookeeper.command-timeout",
+        ZooKeeperLockBackend.DEFAULT_COMMAND_TIMEOUT,
+        ZOOKEEPER::getCommandTimeout);
+    put(
+        "hostloom.zookeeper.health-timeout",
+        ZooKeeperLockBackend.DEFAULT_HEALTH_TIMEOUT,
+        ZOOKEEPER::getHealthTimeout);
     put(
         "hostloom.azure.container-name",
         AzureBlobLockBackend.DEFAULT_CONTAINER_NAME,
@@ -211,7 +227,7 @@ class PropertyMetadataTest {
         .allSatisfy(p -> assertThat(p.getDescription()).as(p.getId()).isNotBlank());
     assertThat(all.get("hostloom.store").getHints().getValueHints())
         .extracting(h -> String.valueOf(h.getValue()))
-        .containsExactly("memory", "redis", "azure", "postgres");
+        .containsExactly("memory", "redis", "azure", "postgres", "zookeeper");
   }
 
   @Test

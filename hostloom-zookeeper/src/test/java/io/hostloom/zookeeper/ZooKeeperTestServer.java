@@ -112,6 +112,25 @@ public final class ZooKeeperTestServer implements AutoCloseable {
     }
   }
 
+  /** How many children {@code path} has (0 when it does not exist), read by a client of its own. */
+  public int childCount(String path) {
+    try {
+      ZooKeeper zk = new ZooKeeper(connectString(), 4000, (WatchedEvent e) -> {});
+      try {
+        return zk.exists(path, false) == null ? 0 : zk.getChildren(path, false).size();
+      } finally {
+        zk.close(2000);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    } catch (org.apache.zookeeper.KeeperException e) {
+      throw new IllegalStateException("cannot list " + path, e);
+    }
+  }
+
   @Override
   public void close() {
     try {
