@@ -177,6 +177,10 @@ class PropertyMetadataTest {
     STARTER_DEFAULTS.put(
         "hostloom.azure.dotnet-wopi-layout",
         new Object[] {true, (Supplier<Object>) AZURE::isDotnetWopiLayout});
+    // the builder's default: waiters are woken by the session's watch
+    STARTER_DEFAULTS.put(
+        "hostloom.zookeeper.release-signal",
+        new Object[] {true, (Supplier<Object>) ZOOKEEPER::isReleaseSignal});
     STARTER_DEFAULTS.put(
         "hostloom.scheduling.enabled",
         new Object[] {true, (Supplier<Object>) SCHEDULING::isEnabled});
