@@ -6,6 +6,7 @@ import io.hostloom.azure.AzureBlobLockBackend;
 import io.hostloom.etcd.EtcdLockBackend;
 import io.hostloom.jdbc.JdbcLockBackend;
 import io.hostloom.redis.RedisLockBackend;
+import io.hostloom.zookeeper.ZooKeeperLockBackend;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -16,9 +17,9 @@ import org.postgresql.ds.PGSimpleDataSource;
  * How to reach a backend, as plain strings, so a worker process can build the same client the test
  * JVM builds: a type, an address (a URI or a connection string) and the command timeout.
  *
- * @param type {@code redis}, {@code postgresql}, {@code azure} or {@code etcd}
+ * @param type {@code redis}, {@code postgresql}, {@code azure}, {@code etcd} or {@code zookeeper}
  * @param address the backend's address: a Redis URI, a JDBC URL, {@code <container>@<connection
- *     string>}, or an etcd endpoint
+ *     string>}, an etcd endpoint or a ZooKeeper connect string
  * @param commandTimeout the client's bound on every backend call
  */
 record BackendSpec(String type, String address, Duration commandTimeout) {
@@ -66,6 +67,15 @@ record BackendSpec(String type, String address, Duration commandTimeout) {
    */
   BackendClient open() {
     return switch (type) {
+      case "zookeeper" -> {
+        ZooKeeperLockBackend b =
+            ZooKeeperLockBackend.builder()
+                .connectString(address)
+                .sessionTimeout(Duration.ofSeconds(4))
+                .commandTimeout(commandTimeout)
+                .build();
+        yield new BackendClient(b, b::close);
+      }
       case "redis" -> {
         RedisLockBackend b =
             RedisLockBackend.builder().uri(address).commandTimeout(commandTimeout).build();

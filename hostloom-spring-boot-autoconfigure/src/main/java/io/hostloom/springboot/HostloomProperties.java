@@ -16,8 +16,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class HostloomProperties {
 
   /**
-   * Where locks live: memory, redis, azure, postgres or etcd (or a store another module adds). No
-   * default: with locking enabled, a store must be chosen (or a LockBackend bean defined).
+   * Where locks live: memory, redis, azure, postgres, etcd or zookeeper (or a store another module
+   * adds). No default: with locking enabled, a store must be chosen (or a LockBackend bean defined).
    */
   private String store;
 

@@ -115,7 +115,7 @@ class HostloomAutoConfigurationTest {
           assertThat(e.problems()).hasSize(1);
           assertThat(e.getMessage())
               .contains("hostloom.store is not set")
-              .contains("memory, redis, azure, postgres")
+              .contains("memory, redis, azure, postgres, zookeeper")
               .contains("LockBackend bean")
               .contains("hostloom.locking.enabled=false");
         });
@@ -172,13 +172,13 @@ class HostloomAutoConfigurationTest {
   @Test
   void anUnknownStoreIsNamedWithTheChoices() {
     runner
-        .withPropertyValues("hostloom.store=zookeeper")
+        .withPropertyValues("hostloom.store=cassandra")
         .run(
             ctx ->
                 assertThat(rootCause(ctx.getStartupFailure()).problems())
                     .containsExactly(
-                        "hostloom.store must be one of memory, redis, azure, postgres but was"
-                            + " 'zookeeper'"));
+                        "hostloom.store must be one of memory, redis, azure, postgres, zookeeper but was"
+                            + " 'cassandra'"));
   }
 
   @Test

@@ -16,7 +16,9 @@ import io.hostloom.springboot.store.azure.AzureStoreProperties;
 import io.hostloom.springboot.store.etcd.EtcdStoreProperties;
 import io.hostloom.springboot.store.postgres.PostgresStoreProperties;
 import io.hostloom.springboot.store.redis.RedisStoreProperties;
+import io.hostloom.springboot.store.zookeeper.ZooKeeperStoreProperties;
 import io.hostloom.wopi.WopiLockProvider;
+import io.hostloom.zookeeper.ZooKeeperLockBackend;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
@@ -45,6 +47,7 @@ class PropertyMetadataTest {
   static final AzureStoreProperties AZURE = new AzureStoreProperties();
   static final EtcdStoreProperties ETCD = new EtcdStoreProperties();
   static final PostgresStoreProperties POSTGRES = new PostgresStoreProperties();
+  static final ZooKeeperStoreProperties ZOOKEEPER = new ZooKeeperStoreProperties();
   static final ExclusiveScheduleProperties SCHEDULING = new ExclusiveScheduleProperties();
 
   /** Every property with a default: its constant and the properties class's value. */
@@ -108,6 +111,19 @@ class PropertyMetadataTest {
         RedisLockBackend.DEFAULT_FENCE_RETENTION,
         REDIS::getFenceRetention);
     put("hostloom.redis.key-prefix", RedisKeyLayout.DEFAULT_PREFIX, REDIS::getKeyPrefix);
+    put("hostloom.zookeeper.root-path", ZooKeeperLockBackend.DEFAULT_ROOT, ZOOKEEPER::getRootPath);
+    put(
+        "hostloom.zookeeper.session-timeout",
+        ZooKeeperLockBackend.DEFAULT_SESSION_TIMEOUT,
+        ZOOKEEPER::getSessionTimeout);
+    put(
+        "hostloom.zookeeper.command-timeout",
+        ZooKeeperLockBackend.DEFAULT_COMMAND_TIMEOUT,
+        ZOOKEEPER::getCommandTimeout);
+    put(
+        "hostloom.zookeeper.health-timeout",
+        ZooKeeperLockBackend.DEFAULT_HEALTH_TIMEOUT,
+        ZOOKEEPER::getHealthTimeout);
     put(
         "hostloom.azure.container-name",
         AzureBlobLockBackend.DEFAULT_CONTAINER_NAME,
@@ -174,6 +190,10 @@ class PropertyMetadataTest {
     STARTER_DEFAULTS.put(
         "hostloom.azure.dotnet-wopi-layout",
         new Object[] {true, (Supplier<Object>) AZURE::isDotnetWopiLayout});
+    // the builder's default: waiters are woken by the session's watch
+    STARTER_DEFAULTS.put(
+        "hostloom.zookeeper.release-signal",
+        new Object[] {true, (Supplier<Object>) ZOOKEEPER::isReleaseSignal});
     STARTER_DEFAULTS.put(
         "hostloom.scheduling.enabled",
         new Object[] {true, (Supplier<Object>) SCHEDULING::isEnabled});
@@ -224,7 +244,7 @@ class PropertyMetadataTest {
         .allSatisfy(p -> assertThat(p.getDescription()).as(p.getId()).isNotBlank());
     assertThat(all.get("hostloom.store").getHints().getValueHints())
         .extracting(h -> String.valueOf(h.getValue()))
-        .containsExactly("memory", "redis", "azure", "postgres", "etcd");
+        .containsExactly("memory", "redis", "azure", "postgres", "etcd", "zookeeper");
   }
 
   @Test

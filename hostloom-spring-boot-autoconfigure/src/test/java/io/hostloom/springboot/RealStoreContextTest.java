@@ -9,6 +9,8 @@ import io.hostloom.locking.LockHandle;
 import io.hostloom.redis.RedisLockBackend;
 import io.hostloom.redis.RedisServerProcess;
 import io.hostloom.wopi.WopiLockProvider;
+import io.hostloom.zookeeper.ZooKeeperLockBackend;
+import io.hostloom.zookeeper.ZooKeeperTestServer;
 import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -46,6 +48,23 @@ class RealStoreContextTest {
                 "hostloom.locking.namespace=" + ns)) {
       assertThat(a.getBean(HostloomSettings.BACKEND_BEAN)).isInstanceOf(RedisLockBackend.class);
       assertExclusive(a, b);
+    }
+  }
+
+  @Test
+  void twoContextsOnOneZooKeeperExcludeEachOtherAndShareWopiLocks() {
+    String[] props = {
+      "hostloom.store=zookeeper",
+      "hostloom.zookeeper.connect-string=" + ZooKeeperTestServer.shared().connectString(),
+      "hostloom.zookeeper.root-path=/ctx-" + UUID.randomUUID().toString().substring(0, 8),
+      "hostloom.locking.namespace=ctx"
+    };
+    try (ConfigurableApplicationContext a = start(props);
+        ConfigurableApplicationContext b = start(props)) {
+      assertThat(a.getBean(HostloomSettings.BACKEND_BEAN)).isInstanceOf(ZooKeeperLockBackend.class);
+      assertExclusive(a, b);
+      assertThat(a.getBean(WopiLockProvider.class).add("doc.docx", "L1").success()).isTrue();
+      assertThat(b.getBean(WopiLockProvider.class).add("doc.docx", "L2").success()).isFalse();
     }
   }
 

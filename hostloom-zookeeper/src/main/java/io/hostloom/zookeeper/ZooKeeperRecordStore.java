@@ -1,0 +1,354 @@
+package io.hostloom.zookeeper;
+
+import io.hostloom.locking.spi.LockBackendException;
+import io.hostloom.locking.spi.support.Claim;
+import io.hostloom.locking.spi.support.VersionedRecord;
+import io.hostloom.locking.spi.support.VersionedRecordStore;
+import io.hostloom.locking.spi.support.WriteResult;
+import io.hostloom.zookeeper.ZooKeeperSession.Node;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.CreateOptions;
+import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
+import org.apache.zookeeper.ZooDefs.Ids;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.Stat;
+
+/**
+ * The versioned-record strategy over ZooKeeper: one persistent znode per key, {@code
+ * <root>/locks/<name>} ({@link NodeNames}), holding a {@link LeaseNode}; the version is the znode's
+ * data version. Lock znodes are never deleted here (a release writes {@link LeaseNode#RELEASED}),
+ * so versions only grow and a stale version never matches a later incarnation of the key.
+ *
+ * <p><b>The server's now</b> is the {@code mtime} of an unconditional write to {@code
+ * <root>/clock}, sent in the same round trip just before each read of a lock znode (a session's
+ * requests run in order, so the read sees every write committed before that now). Both {@code
+ * mtime}s are stamped by the ZooKeeper leader.
+ */
+final class ZooKeeperRecordStore implements VersionedRecordStore<ZooKeeperRecordStore.Version> {
+  /** The longest lease: 2^50 ms; longer ones are stored as this. */
+  static final long MAX_LEASE_MILLIS = 1L << 50;
+
+  private static final byte[] NOTHING = new byte[0];
+  private static final CreateOptions PERSISTENT =
+      CreateOptions.newBuilder(Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT).build();
+
+  /**
+   * What a conditional write needs: the data version read, and whether the record was a live lease
+   * then (a new grant over a live lease is a replace, which is announced to waiters).
+   */
+  record Version(int dataVersion, boolean live) {}
+
+  private final ZooKeeperSession session;
+  private final String root;
+  private final String locks;
+  private final String clock;
+  private final long connectWaitMillis;
+  private final AtomicReference<CompletableFuture<Void>> layout = new AtomicReference<>();
+  private volatile Consumer<String> roundTrips = rt -> {};
+
+  ZooKeeperRecordStore(ZooKeeperSession session, String root, Duration connectWait) {
+    this.session = session;
+    this.root = root;
+    this.locks = root + "/locks";
+    this.clock = root + "/clock";
+    this.connectWaitMillis = Math.max(1, connectWait.toMillis());
+  }
+
+  String locksFolder() {
+    return locks;
+  }
+
+  void onRoundTrip(Consumer<String> listener) {
+    this.roundTrips = listener;
+  }
+
+  /** Reports a round trip made outside the store (the health probe) to the same listener. */
+  void roundTrip(String name) {
+    roundTrips.accept(name);
+  }
+
+  @Override
+  public CompletableFuture<Optional<VersionedRecord<Version>>> read(String key) {
+    String path = path(key);
+    return connected().thenCompose(zk -> snapshot(zk, path, "setData(clock)+getData"));
+  }
+
+  /** Create first, with the read pipelined behind it: a lost create knows the current record. */
+  @Override
+  public CompletableFuture<WriteResult<Version>> create(String key, Claim claim) {
+    String path = path(key);
+    byte[] bytes = node(claim).encode();
+    return connected()
+        .thenCompose(
+            zk -> {
+              roundTrips.accept("create+setData(clock)+getData");
+              CompletableFuture<Stat> created = session.create(zk, path, bytes);
+              CompletableFuture<Optional<VersionedRecord<Version>>> current =
+                  snapshot(zk, path, null);
+              return on(
+                  created,
+                  (stat, t) -> {
+                    if (t == null) {
+                      return done(WriteResult.written(stat.getCzxid()));
+                    }
+                    if (ZooKeeperFailures.code(t) != Code.NODEEXISTS) {
+                      return CompletableFuture.failedFuture(writeFailure(t));
+                    }
+                    return current.handle(
+                        (c, readFailed) ->
+                            readFailed == null ? WriteResult.lost(c) : WriteResult.lost());
+                  });
+            });
+  }
+
+  @Override
+  public CompletableFuture<WriteResult<Version>> compareAndSet(
+      String key, Version version, Claim claim) {
+    String path = path(key);
+    LeaseNode next = node(claim);
+    boolean replace = claim.isNewGrant() && version.live();
+    return connected()
+        .thenCompose(
+            zk ->
+                (replace
+                        ? announced(zk, path, next, version.dataVersion())
+                        : plainSet(zk, path, next, version.dataVersion()))
+                    .thenApply(
+                        stat ->
+                            stat == null
+                                ? WriteResult.<Version>lost()
+                                : WriteResult.<Version>written(next.tokenAt(stat.getMzxid()))));
+  }
+
+  @Override
+  public CompletableFuture<WriteResult<Version>> compareAndDelete(String key, Version version) {
+    String path = path(key);
+    return connected()
+        .thenCompose(
+            zk ->
+                announced(zk, path, LeaseNode.RELEASED, version.dataVersion())
+                    .thenApply(
+                        stat ->
+                            stat == null ? WriteResult.<Version>lost() : WriteResult.deleted()));
+  }
+
+  /** Expired records stay: a later grant overwrites them by version. No request. */
+  @Override
+  public CompletableFuture<WriteResult<Version>> evictExpired(String key, Version version) {
+    return done(WriteResult.deleted());
+  }
+
+  @Override
+  public String describe(Throwable error) {
+    Throwable t = ZooKeeperFailures.unwrap(error);
+    Code code = ZooKeeperFailures.code(t);
+    return code != null ? code.name() : t.getClass().getSimpleName();
+  }
+
+  // ---------------------------------------------------------------- requests
+
+  /** One round trip: the clock write, then the lock znode; the record as of the server's now. */
+  private CompletableFuture<Optional<VersionedRecord<Version>>> snapshot(
+      ZooKeeper zk, String path, String roundTrip) {
+    if (roundTrip != null) { // null: pipelined behind a write, in that write's round trip
+      roundTrips.accept(roundTrip);
+    }
+    CompletableFuture<Stat> now = session.setData(zk, clock, NOTHING, -1);
+    CompletableFuture<Node> node = session.getData(zk, path);
+    return readFailure(now.thenCombine(node, (c, n) -> record(n, c.getMtime())));
+  }
+
+  /**
+   * The record of {@code n} at {@code clockNow}, or, when a write of another session came between
+   * the clock write and the read, at the record's own {@code mtime} (the read ran after both). So
+   * the now used is never later than the true one, and the time left never exceeds the lease.
+   */
+  private static Optional<VersionedRecord<Version>> record(Node n, long clockNow) {
+    if (n == null) {
+      return Optional.empty();
+    }
+    LeaseNode lease = LeaseNode.decode(n.data());
+    if (lease == null) {
+      throw LockBackendException.other("a lock znode holds bytes HostLoom did not write", null);
+    }
+    Stat s = n.stat();
+    long left = s.getMtime() + lease.leaseMillis() - Math.max(clockNow, s.getMtime());
+    boolean live = lease.leaseMillis() > 0 && left > 0;
+    return Optional.of(
+        new VersionedRecord<>(
+            new Version(s.getVersion(), live),
+            lease.owner(),
+            lease.data(),
+            lease.tokenAt(s.getMzxid()),
+            Duration.ofMillis(live ? left : 0)));
+  }
+
+  private CompletableFuture<Stat> plainSet(ZooKeeper zk, String path, LeaseNode next, int version) {
+    roundTrips.accept("setData");
+    return conditional(session.setData(zk, path, next.encode(), version), Function.identity());
+  }
+
+  /**
+   * The conditional {@code setData} of a release or replace, plus creating and deleting the child
+   * {@code released} in the same {@code multi}: other sessions' watches hear a {@code NodeDeleted}
+   * of that child, which grants and extends never cause. Nothing stays behind.
+   */
+  private CompletableFuture<Stat> announced(
+      ZooKeeper zk, String path, LeaseNode next, int version) {
+    roundTrips.accept("multi(setData,create,delete)");
+    String signal = path + "/" + ReleaseWaiters.SIGNAL;
+    List<Op> ops =
+        List.of(
+            Op.setData(path, next.encode(), version),
+            Op.create(signal, NOTHING, PERSISTENT),
+            Op.delete(signal, -1));
+    return conditional(
+        session.multi(zk, ops), results -> ((OpResult.SetDataResult) results.get(0)).getStat());
+  }
+
+  /** The write's stat, or {@code null} when its version condition failed (nothing changed). */
+  private static <R> CompletableFuture<Stat> conditional(
+      CompletableFuture<R> sent, Function<R, Stat> stat) {
+    return on(
+        sent,
+        (r, t) -> {
+          if (t == null) {
+            return done(stat.apply(r));
+          }
+          Code c = ZooKeeperFailures.code(t);
+          return c == Code.BADVERSION || c == Code.NONODE
+              ? done(null)
+              : CompletableFuture.failedFuture(writeFailure(t));
+        });
+  }
+
+  /** A write's failure: {@code TIMEOUT} when the connection failed (it may have been applied). */
+  private static LockBackendException writeFailure(Throwable t) {
+    Throwable c = ZooKeeperFailures.unwrap(t);
+    if (c instanceof LockBackendException e) {
+      return e;
+    }
+    return ZooKeeperFailures.isConnectionProblem(c)
+        ? LockBackendException.timeout("ZooKeeper write: " + describeCode(c), c)
+        : LockBackendException.other("ZooKeeper write: " + describeCode(c), c);
+  }
+
+  /** A read's failure: {@code UNAVAILABLE}, whatever it was: a read changes no lock. */
+  private static <T> CompletableFuture<T> readFailure(CompletableFuture<T> read) {
+    return read.exceptionallyCompose(
+        t -> {
+          Throwable c = ZooKeeperFailures.unwrap(t);
+          if (c instanceof LockBackendException e) {
+            return CompletableFuture.failedFuture(e);
+          }
+          return CompletableFuture.failedFuture(
+              LockBackendException.unavailable("ZooKeeper read: " + describeCode(c), c));
+        });
+  }
+
+  private static String describeCode(Throwable t) {
+    Code c = ZooKeeperFailures.code(t);
+    return c != null ? c.name() : ZooKeeperFailures.unwrap(t).getClass().getSimpleName();
+  }
+
+  // ---------------------------------------------------------------- connection and layout
+
+  /**
+   * The handle once connected and the layout exists. Waits for a connection at most the connect
+   * wait, then fails {@code UNAVAILABLE}: nothing was sent.
+   */
+  private CompletableFuture<ZooKeeper> connected() {
+    return session
+        .connection()
+        .copy()
+        .orTimeout(connectWaitMillis, TimeUnit.MILLISECONDS)
+        .exceptionallyCompose(
+            t ->
+                CompletableFuture.failedFuture(
+                    ZooKeeperFailures.unwrap(t) instanceof LockBackendException e
+                        ? e
+                        : LockBackendException.unavailable(
+                            "ZooKeeper: not connected within " + connectWaitMillis + " ms", t)))
+        .thenCompose(zk -> layout(zk).thenApply(v -> zk));
+  }
+
+  /** Creates the root, lock folder and clock znodes once per store (they may exist already). */
+  private CompletableFuture<Void> layout(ZooKeeper zk) {
+    CompletableFuture<Void> known = layout.get();
+    if (known != null && !known.isCompletedExceptionally()) {
+      return known;
+    }
+    CompletableFuture<Void> mine = new CompletableFuture<>();
+    if (!layout.compareAndSet(known, mine)) {
+      return layout(zk);
+    }
+    CompletableFuture<Void> chain = done(null);
+    for (String p : layoutPaths()) {
+      chain =
+          chain.thenCompose(
+              v ->
+                  on(
+                      session.create(zk, p, NOTHING),
+                      (s, t) ->
+                          t == null || ZooKeeperFailures.code(t) == Code.NODEEXISTS
+                              ? done(null)
+                              : CompletableFuture.failedFuture(t)));
+    }
+    readFailure(chain)
+        .whenComplete(
+            (v, t) -> {
+              if (t == null) {
+                mine.complete(null);
+              } else {
+                mine.completeExceptionally(t);
+              }
+            });
+    return mine;
+  }
+
+  private List<String> layoutPaths() {
+    List<String> paths = new ArrayList<>();
+    for (int i = root.indexOf('/', 1); i > 0; i = root.indexOf('/', i + 1)) {
+      paths.add(root.substring(0, i));
+    }
+    paths.add(root);
+    paths.add(locks);
+    paths.add(clock);
+    return paths;
+  }
+
+  private String path(String key) {
+    return locks + "/" + NodeNames.of(key);
+  }
+
+  private static LeaseNode node(Claim claim) {
+    long ms =
+        claim.lease().compareTo(Duration.ofMillis(MAX_LEASE_MILLIS)) >= 0
+            ? MAX_LEASE_MILLIS
+            : claim.lease().toMillis(); // already rounded up to whole ms
+    return claim.isNewGrant()
+        ? LeaseNode.grant(claim.owner(), claim.data(), ms)
+        : new LeaseNode(claim.owner(), claim.data(), ms, claim.keptToken());
+  }
+
+  private static <A, B> CompletableFuture<B> on(
+      CompletableFuture<A> f, BiFunction<A, Throwable, CompletableFuture<B>> next) {
+    return f.handle(next).thenCompose(Function.identity());
+  }
+
+  private static <T> CompletableFuture<T> done(T value) {
+    return CompletableFuture.completedFuture(value);
+  }
+}
