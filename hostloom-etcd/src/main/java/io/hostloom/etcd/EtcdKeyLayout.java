@@ -1,7 +1,7 @@
 package io.hostloom.etcd;
 
 import io.etcd.jetcd.ByteSequence;
-import io.hostloom.locking.spi.Wtf8;
+import io.hostloom.locking.spi.LosslessUtf8;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
@@ -29,8 +29,8 @@ public final class EtcdKeyLayout {
   private final byte[] data;
 
   private EtcdKeyLayout(String prefix) {
-    this.owners = Wtf8.encode(prefix + "o/");
-    this.data = Wtf8.encode(prefix + "d/");
+    this.owners = LosslessUtf8.encode(prefix + "o/");
+    this.data = LosslessUtf8.encode(prefix + "d/");
   }
 
   /**
@@ -48,12 +48,12 @@ public final class EtcdKeyLayout {
 
   /** The owner key of {@code key}. */
   public ByteSequence ownerKey(String key) {
-    return ByteSequence.from(concat(owners, Wtf8.encode(key)));
+    return ByteSequence.from(concat(owners, LosslessUtf8.encode(key)));
   }
 
   /** The data key of {@code key}. */
   public ByteSequence dataKey(String key) {
-    return ByteSequence.from(concat(data, Wtf8.encode(key)));
+    return ByteSequence.from(concat(data, LosslessUtf8.encode(key)));
   }
 
   /** The prefix of every data key (the release watch covers it). */
@@ -67,7 +67,7 @@ public final class EtcdKeyLayout {
     if (k.length <= data.length || !Arrays.equals(k, 0, data.length, data, 0, data.length)) {
       return Optional.empty();
     }
-    return Optional.of(Wtf8.decode(Arrays.copyOfRange(k, data.length, k.length)));
+    return Optional.of(LosslessUtf8.decode(Arrays.copyOfRange(k, data.length, k.length)));
   }
 
   private static byte[] concat(byte[] a, byte[] b) {

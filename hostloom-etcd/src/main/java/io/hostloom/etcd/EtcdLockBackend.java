@@ -25,7 +25,7 @@ import io.hostloom.locking.spi.LockBackendException;
 import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.ReplaceOutcome;
-import io.hostloom.locking.spi.Wtf8;
+import io.hostloom.locking.spi.LosslessUtf8;
 import io.hostloom.locking.spi.support.BackendArguments;
 import io.hostloom.locking.spi.support.LeaseRounding;
 import java.time.Duration;
@@ -490,15 +490,15 @@ public final class EtcdLockBackend
   }
 
   private static ByteSequence bytes(String s) {
-    return ByteSequence.from(Wtf8.encode(s));
+    return ByteSequence.from(LosslessUtf8.encode(s));
   }
 
   private static String text(ByteSequence b) {
-    return Wtf8.decode(b.getBytes());
+    return LosslessUtf8.decode(b.getBytes());
   }
 
   private static ByteSequence data(byte grant, String data) {
-    byte[] d = Wtf8.encode(data);
+    byte[] d = LosslessUtf8.encode(data);
     byte[] out = new byte[d.length + 1];
     out[0] = grant;
     System.arraycopy(d, 0, out, 1, d.length);
@@ -507,7 +507,7 @@ public final class EtcdLockBackend
 
   private static String dataText(ByteSequence b) {
     byte[] v = b.getBytes();
-    return Wtf8.decode(Arrays.copyOfRange(v, 1, v.length));
+    return LosslessUtf8.decode(Arrays.copyOfRange(v, 1, v.length));
   }
 
   /** Whether a watch event is a replace's write of a data key. */

@@ -10,7 +10,7 @@ import io.hostloom.locking.LockRetryPolicy;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.ReleaseSignal;
-import io.hostloom.testkit.ForwardingLockBackend;
+import io.hostloom.locking.testing.ForwardingLockBackend;
 import io.hostloom.testkit.TestTiming;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package io.hostloom.testkit;
 
+import io.hostloom.locking.testing.CountingLockBackend;
 import io.hostloom.locking.memory.InMemoryRecordStore;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.support.VersionedRecordLockBackend;

@@ -1,6 +1,6 @@
 package io.hostloom.zookeeper;
 
-import io.hostloom.locking.spi.Wtf8;
+import io.hostloom.locking.spi.LosslessUtf8;
 import java.nio.ByteBuffer;
 
 /**
@@ -26,8 +26,8 @@ record LeaseNode(String owner, String data, long leaseMillis, long token) {
   }
 
   byte[] encode() {
-    byte[] o = Wtf8.encode(owner);
-    byte[] d = Wtf8.encode(data);
+    byte[] o = LosslessUtf8.encode(owner);
+    byte[] d = LosslessUtf8.encode(data);
     return ByteBuffer.allocate(1 + 8 + 8 + 4 + o.length + 4 + d.length)
         .put(FORMAT)
         .putLong(leaseMillis)
@@ -52,7 +52,7 @@ record LeaseNode(String owner, String data, long leaseMillis, long token) {
       b.get(o);
       byte[] d = new byte[b.getInt()];
       b.get(d);
-      return b.hasRemaining() ? null : new LeaseNode(Wtf8.decode(o), Wtf8.decode(d), lease, token);
+      return b.hasRemaining() ? null : new LeaseNode(LosslessUtf8.decode(o), LosslessUtf8.decode(d), lease, token);
     } catch (RuntimeException e) { // short or garbled bytes
       return null;
     }

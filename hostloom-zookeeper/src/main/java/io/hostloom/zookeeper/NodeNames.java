@@ -1,6 +1,6 @@
 package io.hostloom.zookeeper;
 
-import io.hostloom.locking.spi.Wtf8;
+import io.hostloom.locking.spi.LosslessUtf8;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -43,7 +43,7 @@ final class NodeNames {
   private static String sha256(String key) {
     try {
       return HexFormat.of()
-          .formatHex(MessageDigest.getInstance("SHA-256").digest(Wtf8.encode(key)));
+          .formatHex(MessageDigest.getInstance("SHA-256").digest(LosslessUtf8.encode(key)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JVM has SHA-256", e);
     }

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.testkit.Closing;
-import io.hostloom.testkit.ManualLockClock;
+import io.hostloom.locking.testing.ManualLockClock;
 import io.hostloom.testkit.TestTiming;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -7,7 +7,7 @@ import io.hostloom.locking.spi.BackendHealth;
 import io.hostloom.locking.spi.BackendHealthProbe;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.testkit.EchoServer;
-import io.hostloom.testkit.ForwardingLockBackend;
+import io.hostloom.locking.testing.ForwardingLockBackend;
 import io.hostloom.testkit.SuiteFailures;
 import java.io.IOException;
 import java.io.InputStream;

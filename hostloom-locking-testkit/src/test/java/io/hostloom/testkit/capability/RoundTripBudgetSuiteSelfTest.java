@@ -12,7 +12,7 @@ import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.ReplaceOutcome;
-import io.hostloom.testkit.ForwardingLockBackend;
+import io.hostloom.locking.testing.ForwardingLockBackend;
 import io.hostloom.testkit.SuiteFailures;
 import io.hostloom.testkit.capability.RoundTripBudget.Case;
 import java.time.Duration;
