@@ -1,9 +1,9 @@
 package io.hostloom.testkit;
 
-import io.hostloom.locking.testing.CountingLockBackend;
 import io.hostloom.locking.memory.InMemoryRecordStore;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.support.VersionedRecordLockBackend;
+import io.hostloom.locking.testing.CountingLockBackend;
 
 /**
  * The backend conformance suite over the generic {@link VersionedRecordLockBackend} on the

@@ -17,7 +17,8 @@ public class HostloomProperties {
 
   /**
    * Where locks live: memory, redis, azure, postgres, etcd or zookeeper (or a store another module
-   * adds). No default: with locking enabled, a store must be chosen (or a LockBackend bean defined).
+   * adds). No default: with locking enabled, a store must be chosen (or a LockBackend bean
+   * defined).
    */
   private String store;
 

@@ -52,7 +52,9 @@ record LeaseNode(String owner, String data, long leaseMillis, long token) {
       b.get(o);
       byte[] d = new byte[b.getInt()];
       b.get(d);
-      return b.hasRemaining() ? null : new LeaseNode(LosslessUtf8.decode(o), LosslessUtf8.decode(d), lease, token);
+      return b.hasRemaining()
+          ? null
+          : new LeaseNode(LosslessUtf8.decode(o), LosslessUtf8.decode(d), lease, token);
     } catch (RuntimeException e) { // short or garbled bytes
       return null;
     }

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.ReleaseSignal;
-import io.hostloom.testkit.Closing;
 import io.hostloom.locking.testing.ManualLockClock;
+import io.hostloom.testkit.Closing;
 import io.hostloom.testkit.TestTiming;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,14 +30,15 @@ import org.junit.jupiter.api.Test;
  * }
  * }</pre>
  *
- * <p>What it checks: a release by another instance wakes the waits on that key (every one, or the oldest where declared) and no wait on
- * another key; a replace wakes them too where the backend says it announces replaces ({@link
- * #replaceAnnounces()}); refused releases and replaces and expiry wake nobody, so those waits end
- * {@code false} at {@code maxWait}; a zero {@code maxWait} answers {@code false} at once;
- * cancelling a wait frees it and leaves the other waits of the key working; arguments are checked.
- * Not checked: that a release just before the wait began wakes nothing (announcements travel
- * asynchronously and the SPI allows spurious signals). Backend-specific behaviour (reconnects,
- * signals switched off, closing) stays in the backend's own tests.
+ * <p>What it checks: a release by another instance wakes the waits on that key (every one, or the
+ * oldest where declared) and no wait on another key; a replace wakes them too where the backend
+ * says it announces replaces ({@link #replaceAnnounces()}); refused releases and replaces and
+ * expiry wake nobody, so those waits end {@code false} at {@code maxWait}; a zero {@code maxWait}
+ * answers {@code false} at once; cancelling a wait frees it and leaves the other waits of the key
+ * working; arguments are checked. Not checked: that a release just before the wait began wakes
+ * nothing (announcements travel asynchronously and the SPI allows spurious signals).
+ * Backend-specific behaviour (reconnects, signals switched off, closing) stays in the backend's own
+ * tests.
  *
  * <p><b>Time.</b> Waits that must <em>not</em> be woken use {@link #shortWait()} as their {@code
  * maxWait}; the suite lets it pass with {@link #passTime} (a real wait by default; a backend on a

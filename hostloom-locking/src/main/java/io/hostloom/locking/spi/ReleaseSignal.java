@@ -48,13 +48,13 @@ public interface ReleaseSignal {
    *
    * <p>The returned future completes with {@code true} as soon as {@code key} may have been
    * released (a release, replace or delete of it was announced after this call began, and this wait
-   * is one the backend wakes for it, see above): retry now.
-   * It completes with {@code false} when {@code maxWait} passed without a signal, when signals are
-   * off or unavailable, or when the backend was closed: poll as usual. It never completes
-   * exceptionally by itself. A caller ends the wait early by completing the future with {@code
-   * false} or by {@link CompletableFuture#cancel cancelling} it; either frees its resources, so
-   * backends release them on <em>any</em> completion (e.g. {@code whenComplete}). Callers must end
-   * (or let {@code maxWait} end) every wait they start.
+   * is one the backend wakes for it, see above): retry now. It completes with {@code false} when
+   * {@code maxWait} passed without a signal, when signals are off or unavailable, or when the
+   * backend was closed: poll as usual. It never completes exceptionally by itself. A caller ends
+   * the wait early by completing the future with {@code false} or by {@link
+   * CompletableFuture#cancel cancelling} it; either frees its resources, so backends release them
+   * on <em>any</em> completion (e.g. {@code whenComplete}). Callers must end (or let {@code
+   * maxWait} end) every wait they start.
    *
    * @param key the key exactly as passed to {@link LockBackend#acquire}
    * @param maxWait the longest wait, measured by the backend's timer; zero completes with {@code
