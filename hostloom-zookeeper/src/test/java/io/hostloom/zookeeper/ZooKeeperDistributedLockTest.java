@@ -2,7 +2,6 @@ package io.hostloom.zookeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hostloom.locking.ComposedLock;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockNotAcquiredException;
@@ -47,11 +46,11 @@ class ZooKeeperDistributedLockTest {
     ExecutorService pool = Executors.newFixedThreadPool(2 * threadsPerInstance);
     try (ZooKeeperLockBackend b1 = backend();
         ZooKeeperLockBackend b2 = backend();
-        ComposedLock l1 = DistributedLock.create(LockingOptions.of("excl"), b1);
-        ComposedLock l2 = DistributedLock.create(LockingOptions.of("excl"), b2)) {
+        DistributedLock l1 = DistributedLock.create(LockingOptions.of("excl"), b1);
+        DistributedLock l2 = DistributedLock.create(LockingOptions.of("excl"), b2)) {
       List<Future<?>> workers = new ArrayList<>();
       for (int t = 0; t < 2 * threadsPerInstance; t++) {
-        ComposedLock lock = t % 2 == 0 ? l1 : l2;
+        DistributedLock lock = t % 2 == 0 ? l1 : l2;
         workers.add(
             pool.submit(
                 () -> {
@@ -101,8 +100,8 @@ class ZooKeeperDistributedLockTest {
     AtomicInteger waiterRoundTrips = new AtomicInteger();
     try (ZooKeeperLockBackend holderBackend = backend();
         ZooKeeperLockBackend waiterBackend = backend();
-        ComposedLock holder = DistributedLock.create(options, holderBackend);
-        ComposedLock waiter = DistributedLock.create(options, waiterBackend)) {
+        DistributedLock holder = DistributedLock.create(options, holderBackend);
+        DistributedLock waiter = DistributedLock.create(options, waiterBackend)) {
       TestTiming.await("the waiter's watch is set", waiterBackend::releaseSignalUp, WAIT);
       LockHandle held = holder.acquire(key);
       waiterBackend.onRoundTrip(rt -> waiterRoundTrips.incrementAndGet());
