@@ -7,6 +7,11 @@ import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.ReplaceOutcome;
+import io.hostloom.locking.spi.support.BackendArguments;
+import io.hostloom.locking.spi.support.LeaseDecision;
+import io.hostloom.locking.spi.support.LeaseOperation;
+import io.hostloom.locking.spi.support.LeaseRounding;
+import io.hostloom.locking.spi.support.LeaseRules;
 import io.hostloom.locking.time.LockClock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,16 +28,20 @@ import java.util.concurrent.atomic.AtomicLong;
  * has: expiry by the injected clock's monotonic ticker, owner-checked everything, fencing tokens.
  * For tests and single-instance deployments; state is lost with the process.
  *
- * <p>Every operation is one atomic {@link ConcurrentMap#compute} on the key and completes
- * synchronously. Fencing tokens come from one counter per backend instance, so they strictly
- * increase per key (and across keys) for the life of the instance. Expired records are removed
- * lazily, when their key is next touched, and by {@link #purgeExpired()}.
+ * <p>Every operation is one atomic {@link ConcurrentMap#compute} on the key, deciding by the shared
+ * {@link LeaseRules}, and completes synchronously (a compute is already the atomic step, so it does
+ * not need the versioned-record loop of {@code VersionedRecordLockBackend}). Fencing tokens come
+ * from one counter per backend instance, so they strictly increase per key (and across keys) for
+ * the life of the instance. Expired records are removed lazily, when their key is next touched, and
+ * by {@link #purgeExpired()}.
  *
  * <p>It is a {@link ReleaseSignal}: a successful {@link #release} or {@link #replace} wakes the
  * key's waiters with {@code true}, on the releasing thread, right after the change; their {@code
  * maxWait} runs on the injected clock's timer. Expiry announces nothing (as on a real server).
  */
 public final class InMemoryLockBackend implements LockBackend, ReleaseSignal {
+  private static final BackendArguments ARGUMENTS = BackendArguments.unbounded();
+
   private final LockClock clock;
   private final ConcurrentMap<String, Entry> leases = new ConcurrentHashMap<>();
   // per key, the futures of awaitRelease calls not yet completed; a list is detached when woken
@@ -42,7 +51,7 @@ public final class InMemoryLockBackend implements LockBackend, ReleaseSignal {
 
   private record Entry(String owner, String data, long expiresAtNanos, long token) {
     boolean liveAt(long now) {
-      return expiresAtNanos - now > 0;
+      return LeaseRules.live(expiresAtNanos, now);
     }
 
     LeaseRecord toRecord(long now) {
@@ -63,68 +72,72 @@ public final class InMemoryLockBackend implements LockBackend, ReleaseSignal {
   @Override
   public CompletableFuture<AcquireOutcome> acquire(
       String key, String owner, String data, Duration lease) {
-    checkKeyOwner(key, owner);
-    Objects.requireNonNull(data, "data");
-    long leaseNanos = leaseNanos(lease);
+    ARGUMENTS.acquire(key, owner, data, lease);
+    long leaseNanos = LeaseRounding.nanos(lease);
     AcquireOutcome[] result = new AcquireOutcome[1];
     leases.compute(
         key,
         (k, e) -> {
           long now = clock.nanoTime(); // inside the atomic step: linearizable expiry
-          if (e != null && e.liveAt(now) && !e.owner.equals(owner)) {
-            result[0] = AcquireOutcome.held(e.toRecord(now));
-            return e;
+          switch (decide(LeaseOperation.ACQUIRE, e, now, owner)) {
+            case HELD:
+              result[0] = AcquireOutcome.held(e.toRecord(now));
+              return e;
+            case EXTEND_SAME_TOKEN:
+              result[0] = AcquireOutcome.granted(e.token);
+              return new Entry(owner, e.data, now + leaseNanos, e.token);
+            default: // GRANT_NEW_TOKEN
+              long token = fencing.incrementAndGet();
+              result[0] = AcquireOutcome.granted(token);
+              return new Entry(owner, data, now + leaseNanos, token);
           }
-          if (e != null && e.liveAt(now)) {
-            result[0] = AcquireOutcome.granted(e.token);
-            return new Entry(owner, e.data, now + leaseNanos, e.token);
-          }
-          long token = fencing.incrementAndGet();
-          result[0] = AcquireOutcome.granted(token);
-          return new Entry(owner, data, now + leaseNanos, token);
         });
     return CompletableFuture.completedFuture(result[0]);
   }
 
   @Override
   public CompletableFuture<ExtendOutcome> extend(String key, String owner, Duration lease) {
-    checkKeyOwner(key, owner);
-    long leaseNanos = leaseNanos(lease);
-    ExtendOutcome[] result = {ExtendOutcome.absent()};
-    leases.computeIfPresent(
+    ARGUMENTS.extend(key, owner, lease);
+    long leaseNanos = LeaseRounding.nanos(lease);
+    ExtendOutcome[] result = new ExtendOutcome[1];
+    leases.compute(
         key,
         (k, e) -> {
           long now = clock.nanoTime(); // inside the atomic step: linearizable expiry
-          if (!e.liveAt(now)) {
-            return null;
+          switch (decide(LeaseOperation.EXTEND, e, now, owner)) {
+            case REFUSED_ABSENT:
+              result[0] = ExtendOutcome.absent();
+              return null; // evicts an expired entry
+            case REFUSED_OTHER_OWNER:
+              result[0] = ExtendOutcome.mismatch(e.toRecord(now));
+              return e;
+            default: // EXTEND_SAME_TOKEN
+              result[0] = ExtendOutcome.succeeded();
+              return new Entry(e.owner, e.data, now + leaseNanos, e.token);
           }
-          if (!e.owner.equals(owner)) {
-            result[0] = ExtendOutcome.mismatch(e.toRecord(now));
-            return e;
-          }
-          result[0] = ExtendOutcome.succeeded();
-          return new Entry(e.owner, e.data, now + leaseNanos, e.token);
         });
     return CompletableFuture.completedFuture(result[0]);
   }
 
   @Override
   public CompletableFuture<ReleaseOutcome> release(String key, String owner) {
-    checkKeyOwner(key, owner);
-    ReleaseOutcome[] result = {ReleaseOutcome.absent()};
-    leases.computeIfPresent(
+    ARGUMENTS.release(key, owner);
+    ReleaseOutcome[] result = new ReleaseOutcome[1];
+    leases.compute(
         key,
         (k, e) -> {
           long now = clock.nanoTime(); // inside the atomic step: linearizable expiry
-          if (!e.liveAt(now)) {
-            return null;
+          switch (decide(LeaseOperation.RELEASE, e, now, owner)) {
+            case REFUSED_OTHER_OWNER:
+              result[0] = ReleaseOutcome.mismatch(e.toRecord(now));
+              return e;
+            case RELEASE:
+              result[0] = ReleaseOutcome.succeeded();
+              return null;
+            default: // REFUSED_ABSENT
+              result[0] = ReleaseOutcome.absent();
+              return null; // evicts an expired entry
           }
-          if (!e.owner.equals(owner)) {
-            result[0] = ReleaseOutcome.mismatch(e.toRecord(now));
-            return e;
-          }
-          result[0] = ReleaseOutcome.succeeded();
-          return null;
         });
     if (result[0].released()) {
       announceRelease(key);
@@ -135,25 +148,25 @@ public final class InMemoryLockBackend implements LockBackend, ReleaseSignal {
   @Override
   public CompletableFuture<ReplaceOutcome> replace(
       String key, String expectedOwner, String newOwner, String newData, Duration lease) {
-    checkKeyOwner(key, expectedOwner);
-    checkKeyOwner(key, newOwner);
-    Objects.requireNonNull(newData, "newData");
-    long leaseNanos = leaseNanos(lease);
-    ReplaceOutcome[] result = {ReplaceOutcome.absent()};
-    leases.computeIfPresent(
+    ARGUMENTS.replace(key, expectedOwner, newOwner, newData, lease);
+    long leaseNanos = LeaseRounding.nanos(lease);
+    ReplaceOutcome[] result = new ReplaceOutcome[1];
+    leases.compute(
         key,
         (k, e) -> {
           long now = clock.nanoTime(); // inside the atomic step: linearizable expiry
-          if (!e.liveAt(now)) {
-            return null;
+          switch (decide(LeaseOperation.REPLACE, e, now, expectedOwner)) {
+            case REFUSED_ABSENT:
+              result[0] = ReplaceOutcome.absent();
+              return null; // evicts an expired entry
+            case REFUSED_OTHER_OWNER:
+              result[0] = ReplaceOutcome.mismatch(e.toRecord(now));
+              return e;
+            default: // REPLACE_NEW_TOKEN
+              long token = fencing.incrementAndGet();
+              result[0] = ReplaceOutcome.replaced(token);
+              return new Entry(newOwner, newData, now + leaseNanos, token);
           }
-          if (!e.owner.equals(expectedOwner)) {
-            result[0] = ReplaceOutcome.mismatch(e.toRecord(now));
-            return e;
-          }
-          long token = fencing.incrementAndGet();
-          result[0] = ReplaceOutcome.replaced(token);
-          return new Entry(newOwner, newData, now + leaseNanos, token);
         });
     if (result[0].replaced()) {
       announceRelease(key);
@@ -163,19 +176,25 @@ public final class InMemoryLockBackend implements LockBackend, ReleaseSignal {
 
   @Override
   public CompletableFuture<Optional<LeaseRecord>> read(String key) {
-    Objects.requireNonNull(key, "key");
+    ARGUMENTS.read(key);
     LeaseRecord[] live = new LeaseRecord[1];
     leases.computeIfPresent(
         key,
         (k, e) -> {
           long now = clock.nanoTime(); // inside the atomic step, as in the writes
-          if (!e.liveAt(now)) {
+          if (!LeaseRules.live(e.expiresAtNanos, now)) {
             return null; // evicts only this expired entry: the step is atomic per key
           }
           live[0] = e.toRecord(now);
           return e;
         });
     return CompletableFuture.completedFuture(Optional.ofNullable(live[0]));
+  }
+
+  private static LeaseDecision decide(LeaseOperation op, Entry e, long now, String caller) {
+    return e == null
+        ? LeaseRules.decide(op, null, caller)
+        : LeaseRules.decide(op, e.owner, e.expiresAtNanos, now, caller);
   }
 
   /**
@@ -186,14 +205,7 @@ public final class InMemoryLockBackend implements LockBackend, ReleaseSignal {
    */
   @Override
   public CompletableFuture<Boolean> awaitRelease(String key, Duration maxWait) {
-    Objects.requireNonNull(key, "key");
-    Objects.requireNonNull(maxWait, "maxWait");
-    if (key.isEmpty()) {
-      throw new IllegalArgumentException("key must not be empty");
-    }
-    if (maxWait.isNegative()) {
-      throw new IllegalArgumentException("maxWait must not be negative but was " + maxWait);
-    }
+    ARGUMENTS.awaitRelease(key, maxWait);
     if (maxWait.isZero()) {
       return CompletableFuture.completedFuture(false);
     }
@@ -266,28 +278,5 @@ public final class InMemoryLockBackend implements LockBackend, ReleaseSignal {
             leases.remove(k, e);
           }
         });
-  }
-
-  private static void checkKeyOwner(String key, String owner) {
-    Objects.requireNonNull(key, "key");
-    Objects.requireNonNull(owner, "owner");
-    if (key.isEmpty()) {
-      throw new IllegalArgumentException("key must not be empty");
-    }
-    if (owner.isEmpty()) {
-      throw new IllegalArgumentException("owner must not be empty");
-    }
-  }
-
-  private static long leaseNanos(Duration lease) {
-    Objects.requireNonNull(lease, "lease");
-    if (lease.isNegative() || lease.isZero()) {
-      throw new IllegalArgumentException("lease must be positive but was " + lease);
-    }
-    try {
-      return Math.max(lease.toNanos(), 1_000_000L); // the SPI's one-millisecond minimum
-    } catch (ArithmeticException e) {
-      return Long.MAX_VALUE / 4; // effectively forever, without overflowing now + lease
-    }
   }
 }

@@ -1,0 +1,28 @@
+/**
+ * Shared rules for writing a {@link io.hostloom.locking.spi.LockBackend}: what every backend must
+ * do the same way, written once.
+ *
+ * <ul>
+ *   <li>{@link io.hostloom.locking.spi.support.SpiLimits}: the lengths every backend must accept;
+ *   <li>{@link io.hostloom.locking.spi.support.BackendArguments}: the argument checks of every SPI
+ *       call (null, empty, length, lease);
+ *   <li>{@link io.hostloom.locking.spi.support.LeaseRounding}: leases rounded <em>up</em> to a
+ *       backend's resolution, never down to zero;
+ *   <li>{@link io.hostloom.locking.spi.support.LeaseRules}: the lease decision table as pure
+ *       functions (for backends with their own atomic step: a {@code compute}, a Lua script, an SQL
+ *       statement);
+ *   <li>{@link io.hostloom.locking.spi.support.VersionedRecordStore} and {@link
+ *       io.hostloom.locking.spi.support.VersionedRecordLockBackend}: the versioned-record strategy
+ *       for stores with compare-and-set (etcd, ZooKeeper, Azure Blob), and the one generic backend
+ *       that owns the read-decide-conditional-write loop on it.
+ * </ul>
+ *
+ * <p>Why a {@code support} package under {@code spi} rather than a module or the kernel: these are
+ * helpers <em>for implementers</em> of the SPI, not part of the contract callers program against,
+ * and not the kernel's engine; a sub-package keeps them next to the contract they implement
+ * (ShedLock's {@code support} package plays the same role) without adding a dependency to any
+ * backend. Backends are free not to use them, but then must keep the same rules themselves.
+ *
+ * <p>How to write a backend with these: {@code docs/writing-a-backend.md} in the repository.
+ */
+package io.hostloom.locking.spi.support;
