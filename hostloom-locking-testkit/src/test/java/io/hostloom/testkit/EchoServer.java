@@ -12,11 +12,11 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** A loopback TCP server that writes back every byte it reads; closes when the client does. */
-final class EchoServer implements AutoCloseable {
+public final class EchoServer implements AutoCloseable {
   private final ServerSocket listener;
   private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
 
-  EchoServer() {
+  public EchoServer() {
     try {
       listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     } catch (IOException e) {
@@ -27,7 +27,7 @@ final class EchoServer implements AutoCloseable {
     t.start();
   }
 
-  InetSocketAddress address() {
+  public InetSocketAddress address() {
     return new InetSocketAddress(listener.getInetAddress(), listener.getLocalPort());
   }
 

@@ -1,7 +1,6 @@
 package io.hostloom.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import io.hostloom.locking.memory.InMemoryLockBackend;
 import io.hostloom.locking.spi.AcquireOutcome;
@@ -11,14 +10,9 @@ import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReplaceOutcome;
 import java.time.Duration;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
-import org.junit.platform.engine.TestExecutionResult;
-import org.junit.platform.engine.support.descriptor.MethodSource;
-import org.junit.platform.testkit.engine.EngineTestKit;
-import org.junit.platform.testkit.engine.Events;
 
 /**
  * The conformance suite has teeth: run over backends with one planted defect each, it fails, and in
@@ -29,23 +23,7 @@ class LockBackendConformanceSuiteSelfTest {
 
   /** Runs the suite subclass {@code suite} and returns the names of the failed test methods. */
   private static Set<String> failures(Class<?> suite) {
-    Events tests =
-        EngineTestKit.engine("junit-jupiter").selectors(selectClass(suite)).execute().testEvents();
-    Set<String> failed = new TreeSet<>();
-    tests.finished().stream()
-        .filter(
-            e ->
-                e.getRequiredPayload(TestExecutionResult.class).getStatus()
-                    != TestExecutionResult.Status.SUCCESSFUL)
-        .forEach(
-            e ->
-                e.getTestDescriptor()
-                    .getSource()
-                    .filter(MethodSource.class::isInstance)
-                    .map(s -> ((MethodSource) s).getMethodName())
-                    .ifPresent(failed::add));
-    assertThat(tests.started().count()).as("tests run").isGreaterThan(50);
-    return failed;
+    return SuiteFailures.of(suite, 51);
   }
 
   @Test
