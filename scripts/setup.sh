@@ -2,6 +2,7 @@
 # Installs what the tests need on a fresh Debian/Ubuntu machine; skips what is already there.
 #   redis-server  (apt)   : the Redis backend's tests start it on a free port
 #   chromium      (apt)   : the WOPI host's page is tested in headless Chromium
+#   mariadb-server (apt)  : the JDBC backend's MariaDB tests start mariadbd on a free port
 #   azurite 3.35.0 (npm)  : the Azure backend's tests start it on a free port (pinned in hostloom-azure/package.json)
 # PostgreSQL needs nothing: the tests use embedded PostgreSQL binaries from Maven Central.
 set -euo pipefail
@@ -13,6 +14,7 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 missing=()
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+[ -x /usr/sbin/mariadbd ] || command -v mariadbd >/dev/null 2>&1 || missing+=(mariadb-server)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]} with apt-get"
   $SUDO apt-get update -qq

@@ -151,6 +151,13 @@ public final class JdbcLockBackend
     return table;
   }
 
+  /** Release waits not yet ended, where the dialect polls (for tests); else empty. */
+  java.util.OptionalInt pendingReleaseWaits() {
+    return releaseWaits instanceof PollingReleaseWatcher p
+        ? java.util.OptionalInt.of(p.pendingWaits())
+        : java.util.OptionalInt.empty();
+  }
+
   /** The SQL engine this backend speaks. */
   public SqlDialect dialect() {
     return dialectName;
@@ -362,8 +369,9 @@ public final class JdbcLockBackend
   }
 
   private ReleaseWaits newReleaseWaits(DataSource dataSource) {
-    if (dialectName == SqlDialect.MARIADB) {
-      return new PollingReleaseWatcher(key -> run("release poll", dialect.read(key)), timer);
+    if (dialect instanceof MariaDbDialect mariaDb) {
+      return new PollingReleaseWatcher(
+          key -> run("release poll", mariaDb.releaseState(key)), timer);
     }
     try {
       return new ReleaseListener(dataSource, table.notificationChannel(), commandTimeout, timer);

@@ -24,9 +24,14 @@ import java.util.concurrent.ThreadLocalRandom;
  * inserts an <em>ended</em> row (expiry {@value #TOMBSTONE}) that never blocks a grant and is
  * removed by {@code purgeExpired}; the answer is then "absent".
  *
- * <p><b>Assignments run left to right</b> and each sees the columns assigned before it, so every
- * statement assigns {@code expires_at} and {@code owner}, which the conditions read, last, in an
- * order where each condition still sees what it must (see each statement).
+ * <p><b>Assignments</b> run left to right, and each sees the columns assigned before it. Worse, on
+ * MariaDB 10.11 a condition that reads a {@code TEXT} column assigned earlier in the same clause
+ * ({@code owner = IF(..), expires_at = IF(owner = VALUES(owner), ..)}) compared equal when it was
+ * not, and a refused acquire extended the holder's lease (the WOPI suite caught it). So each
+ * condition reads only columns not assigned yet, {@code owner} is assigned last, and where a later
+ * column must follow an earlier decision it reads the token as its witness: {@code fencing_token =
+ * LASTVAL(seq)} holds exactly when this statement drew the stored token, since every statement
+ * draws at least once ({@code VALUES}) and a drawn value is never stored elsewhere.
  *
  * <p><b>Clock.</b> {@code UTC_TIMESTAMP(6)} is the server's clock read once when the statement
  * started (microseconds, no session time zone involved), used for every comparison and new expiry.
@@ -51,24 +56,25 @@ final class MariaDbDialect implements Dialect {
   private final String read;
   private final String purgeExpired;
   private final String probe;
+  private final String releaseState;
 
   MariaDbDialect(LockTable table) {
     this.table = table;
     this.qualifiedTable = qualified(table, table.table());
     this.qualifiedSequence = qualified(table, table.table() + "_fence_seq");
 
-    // {GRANTABLE} assigns owner before expires_at: expires_at's condition then sees the new owner
-    // exactly when the row was grantable, so it is decided as on the old row
+    // The token witnesses the decision for owner, assigned last: it equals LASTVAL exactly when
+    // this statement drew it, i.e. the row was expired (see "Assignments" in the class comment)
     acquire =
         sql(
             """
             INSERT INTO {T} {COLUMNS} VALUES (?, ?, ?, {NEXT}, {NOW}, {NOW} + INTERVAL ? MICROSECOND)
             ON DUPLICATE KEY UPDATE
               data = IF({EXPIRED}, VALUES(data), data),
-              fencing_token = IF({EXPIRED}, {NEXT}, fencing_token),
               acquired_at = IF({EXPIRED}, VALUES(acquired_at), acquired_at),
-              owner = IF({GRANTABLE}, VALUES(owner), owner),
-              expires_at = IF({GRANTABLE}, VALUES(expires_at), expires_at)
+              fencing_token = IF({EXPIRED}, {NEXT}, fencing_token),
+              expires_at = IF({EXPIRED} OR owner = VALUES(owner), VALUES(expires_at), expires_at),
+              owner = IF({DREW} OR owner = VALUES(owner), VALUES(owner), owner)
             RETURNING owner, data, fencing_token, {REMAINING}""");
 
     extend =
@@ -92,20 +98,18 @@ final class MariaDbDialect implements Dialect {
             RETURNING data = ?, {LIVE}, owner, data, fencing_token, {REMAINING}""");
 
     // VALUES draws a token no row holds; a swap draws anew under the row lock, so LASTVAL equals
-    // the stored token exactly when this statement swapped. expires_at before owner: a swapped
-    // row is live, so owner's condition still holds after it.
+    // the stored token exactly when this statement swapped ({DREW}), also in RETURNING
     replace =
         sql(
             """
             INSERT INTO {T} {COLUMNS} VALUES (?, ?, '', {NEXT}, {NOW}, {ENDED})
             ON DUPLICATE KEY UPDATE
               data = IF({MINE}, ?, data),
-              fencing_token = IF({MINE}, {NEXT}, fencing_token),
               acquired_at = IF({MINE}, {NOW}, acquired_at),
-              expires_at = IF({MINE}, {NOW} + INTERVAL ? MICROSECOND, expires_at),
-              owner = IF({MINE}, ?, owner)
-            RETURNING fencing_token = LASTVAL({SEQ}), {LIVE}, owner, data, fencing_token, \
-            {REMAINING}""");
+              fencing_token = IF({MINE}, {NEXT}, fencing_token),
+              expires_at = IF({DREW}, {NOW} + INTERVAL ? MICROSECOND, expires_at),
+              owner = IF({DREW}, ?, owner)
+            RETURNING {DREW}, {LIVE}, owner, data, fencing_token, {REMAINING}""");
 
     read =
         sql(
@@ -121,13 +125,19 @@ final class MariaDbDialect implements Dialect {
             RETURNING 1""");
 
     probe = sql("SELECT 1 FROM {T} WHERE 1 = 0");
+
+    releaseState =
+        sql(
+            """
+            SELECT fencing_token, expires_at = {ENDED}, TIMESTAMPDIFF(MICROSECOND, acquired_at, {NOW})
+            FROM {T} WHERE lock_key = ?""");
   }
 
   /** Fills in the names and the shared expressions, longest placeholders first. */
   private String sql(String template) {
     return template
         .replace("{COLUMNS}", "(lock_key, owner, data, fencing_token, acquired_at, expires_at)")
-        .replace("{GRANTABLE}", "({EXPIRED} OR owner = VALUES(owner))")
+        .replace("{DREW}", "fencing_token = LASTVAL({SEQ})")
         .replace("{MINE}", "({LIVE} AND owner = VALUES(owner))")
         .replace("{EXPIRED}", "expires_at <= {NOW}")
         .replace("{LIVE}", "expires_at > {NOW}")
@@ -258,6 +268,22 @@ final class MariaDbDialect implements Dialect {
   @Override
   public Call<Integer> purgeExpired(long ageMillis) {
     return new Call<>(purgeExpired, s -> s.setLong(1, ageMillis * 1000), Dialect::countRows);
+  }
+
+  /**
+   * The key's row as release polling sees it, ended or not: its token and whether it is a tombstone
+   * ({@value #TOMBSTONE}: released, or inserted ended for an absent key).
+   */
+  Call<Optional<PollingReleaseWatcher.State>> releaseState(String key) {
+    return new Call<>(
+        releaseState,
+        s -> s.setString(1, key),
+        rows ->
+            rows.next()
+                ? Optional.of(
+                    new PollingReleaseWatcher.State(
+                        rows.getLong(1), rows.getBoolean(2), rows.getLong(3)))
+                : Optional.empty());
   }
 
   @Override

@@ -1,9 +1,7 @@
 package io.hostloom.jdbc;
 
-import io.hostloom.locking.spi.LeaseRecord;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,25 +11,34 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
- * Release waits for engines without LISTEN/NOTIFY: each wait reads the key on the backend's own
- * bounded path, first after {@value #FIRST_POLL_MILLIS} ms, then at doubling intervals capped at
- * {@value #MAX_POLL_MILLIS} ms, and signals {@code true} once the key is free or granted under a
- * new token (released, or expired, and maybe taken again). So the hand-off latency is at most the
- * interval current when the release happened, and each waiting caller costs one read per interval.
- * A failed read is ignored (the next one follows on schedule); {@code maxWait} ends the wait.
+ * Release waits for engines without LISTEN/NOTIFY: each wait reads the key's {@link State} on the
+ * backend's own bounded path, at once, then after {@value #FIRST_POLL_MILLIS} ms and at doubling
+ * intervals capped at {@value #MAX_POLL_MILLIS} ms. It signals {@code true} when the key went from
+ * granted (token T, not released) to released, to another token (replaced, or expired and granted
+ * again) or to no row (purged); an expiry alone changes nothing and signals nothing, as on
+ * PostgreSQL. So the hand-off latency is at most the interval current when the release happened,
+ * and each waiting caller costs one read per interval. The first read may answer after the release
+ * it should see (it is queued like any call); a tombstone younger than the wait then counts as a
+ * release after the wait's start. A failed read is skipped (the next one follows on schedule);
+ * {@code maxWait} ends the wait.
  */
 final class PollingReleaseWatcher implements ReleaseWaits {
   static final long FIRST_POLL_MILLIS = 5;
   static final long MAX_POLL_MILLIS = 200;
 
-  private final Function<String, CompletableFuture<Optional<LeaseRecord>>> read;
+  /**
+   * What one poll saw of a key's row: its token, whether it is a release's tombstone, and for a
+   * tombstone how long ago (server clock, µs) it was released.
+   */
+  record State(long token, boolean released, long releasedMicrosAgo) {}
+
+  private final Function<String, CompletableFuture<Optional<State>>> read;
   private final ScheduledExecutorService timer;
   private final Set<Wait> waits = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
   PollingReleaseWatcher(
-      Function<String, CompletableFuture<Optional<LeaseRecord>>> read,
-      ScheduledExecutorService timer) {
+      Function<String, CompletableFuture<Optional<State>>> read, ScheduledExecutorService timer) {
     this.read = read;
     this.timer = timer;
   }
@@ -41,15 +48,21 @@ final class PollingReleaseWatcher implements ReleaseWaits {
     return !closed;
   }
 
+  /** Waits not yet ended (for tests). */
+  int pendingWaits() {
+    return waits.size();
+  }
+
   @Override
   public CompletableFuture<Boolean> await(String storedKey, Duration maxWait) {
-    Wait wait = new Wait(storedKey, System.nanoTime() + maxWait.toNanos());
+    long now = System.nanoTime();
+    Wait wait = new Wait(storedKey, now, now + maxWait.toNanos());
     waits.add(wait);
     CompletableFuture<?> unused = wait.signal.whenComplete((r, e) -> waits.remove(wait));
     if (closed) {
       wait.signal.complete(false);
     } else {
-      wait.schedule(FIRST_POLL_MILLIS);
+      wait.poll(FIRST_POLL_MILLIS);
     }
     return wait.signal;
   }
@@ -60,59 +73,75 @@ final class PollingReleaseWatcher implements ReleaseWaits {
     waits.forEach(w -> w.signal.complete(false));
   }
 
-  /** One waiting caller; identity is its equality. */
+  /** One waiting caller; identity is its equality. Polls run one at a time. */
   private final class Wait {
     final String key;
+    final long startNanos;
     final long deadlineNanos;
     final CompletableFuture<Boolean> signal = new CompletableFuture<>();
-    OptionalLong firstToken; // the holder's token at the first poll; written by one poll at a time
+    Optional<State> previous; // null before the first answer
 
-    Wait(String key, long deadlineNanos) {
+    Wait(String key, long startNanos, long deadlineNanos) {
       this.key = key;
+      this.startNanos = startNanos;
       this.deadlineNanos = deadlineNanos;
     }
 
     void schedule(long delayMillis) {
       long left = deadlineNanos - System.nanoTime();
-      long delay = Math.min(TimeUnit.MILLISECONDS.toNanos(delayMillis), Math.max(0, left));
+      long delay = TimeUnit.MILLISECONDS.toNanos(delayMillis);
       try {
-        var unused =
-            timer.schedule(() -> poll(delayMillis, delay >= left), delay, TimeUnit.NANOSECONDS);
+        if (delay >= left) {
+          var unused =
+              timer.schedule(() -> signal.complete(false), Math.max(0, left), TimeUnit.NANOSECONDS);
+        } else {
+          var unused =
+              timer.schedule(
+                  () -> poll(Math.min(MAX_POLL_MILLIS, delayMillis * 2)),
+                  delay,
+                  TimeUnit.NANOSECONDS);
+        }
       } catch (RejectedExecutionException e) {
         signal.complete(false);
       }
     }
 
-    void poll(long intervalMillis, boolean last) {
+    /** Reads once; the next read follows {@code nextMillis} after the answer. */
+    void poll(long nextMillis) {
       if (signal.isDone()) {
         return;
       }
-      if (closed || last) {
+      if (closed) {
         signal.complete(false);
         return;
       }
       CompletableFuture<?> unused =
           read.apply(key)
               .whenComplete(
-                  (record, failure) -> {
-                    if (failure == null && released(record)) {
+                  (state, failure) -> {
+                    if (failure == null && released(state)) {
                       signal.complete(true);
-                    } else {
-                      schedule(Math.min(MAX_POLL_MILLIS, intervalMillis * 2));
+                    } else if (!signal.isDone()) {
+                      schedule(nextMillis);
                     }
                   });
     }
 
-    boolean released(Optional<LeaseRecord> record) {
-      if (record.isEmpty()) {
-        return true;
+    boolean released(Optional<State> now) {
+      Optional<State> before = previous;
+      previous = now;
+      if (before == null) {
+        // the first read may answer after a release that followed this wait's start: a
+        // tombstone younger than the wait counts (at worst a spurious signal, never a missed one)
+        long waitedMicros = (System.nanoTime() - startNanos) / 1000;
+        return now.isPresent()
+            && now.get().released()
+            && now.get().releasedMicrosAgo() < waitedMicros;
       }
-      long token = record.get().fencingToken();
-      if (firstToken == null) {
-        firstToken = OptionalLong.of(token);
+      if (before.isEmpty() || before.get().released()) {
         return false;
       }
-      return firstToken.getAsLong() != token;
+      return now.isEmpty() || now.get().released() || now.get().token() != before.get().token();
     }
   }
 }
