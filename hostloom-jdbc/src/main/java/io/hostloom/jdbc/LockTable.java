@@ -131,8 +131,11 @@ public final class LockTable {
     return statements(ddl());
   }
 
-  /** {@link #ddl(SqlDialect)} as single statements, comments removed. */
-  List<String> ddlStatements(SqlDialect dialect) {
+  /**
+   * {@link #ddl(SqlDialect)} as single statements, comments removed, for executing one by one
+   * (JDBC drivers run one statement per execute).
+   */
+  public List<String> ddlStatements(SqlDialect dialect) {
     return statements(ddl(dialect));
   }
 

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.hostloom.azure.AzureBlobLockBackend;
 import io.hostloom.jdbc.JdbcLockBackend;
+import io.hostloom.jdbc.SqlDialect;
 import io.hostloom.redis.RedisLockBackend;
 import java.time.Duration;
 import java.util.Map;
@@ -15,7 +16,7 @@ import org.postgresql.ds.PGSimpleDataSource;
  * How to reach a backend, as plain strings, so a worker process can build the same client the test
  * JVM builds: a type, an address (a URI or a connection string) and the command timeout.
  *
- * @param type {@code redis}, {@code postgresql} or {@code azure}
+ * @param type {@code redis}, {@code postgresql}, {@code mariadb} or {@code azure}
  * @param address the backend's address: a Redis URI, a JDBC URL, or {@code <container>@<connection
  *     string>}
  * @param commandTimeout the client's bound on every backend call
@@ -86,6 +87,28 @@ record BackendSpec(String type, String address, Duration commandTimeout) {
                 .createTableIfMissing(false) // the test created it: a cold connect may be slow
                 .releaseNotifications(true)
                 .listenerDataSource(listenerSource(address))
+                .build();
+        yield new BackendClient(
+            b,
+            () -> {
+              b.close();
+              pool.close();
+            });
+      }
+      case "mariadb" -> {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(address);
+        config.setMaximumPoolSize(12);
+        config.setMinimumIdle(0);
+        config.setConnectionTimeout(Math.max(250, commandTimeout.toMillis() / 2));
+        config.setValidationTimeout(250);
+        config.setInitializationFailTimeout(-1);
+        HikariDataSource pool = new HikariDataSource(config);
+        JdbcLockBackend b =
+            JdbcLockBackend.builder(pool)
+                .dialect(SqlDialect.MARIADB)
+                .commandTimeout(commandTimeout)
+                .releaseNotifications(true) // polling: MariaDB has no LISTEN/NOTIFY
                 .build();
         yield new BackendClient(
             b,

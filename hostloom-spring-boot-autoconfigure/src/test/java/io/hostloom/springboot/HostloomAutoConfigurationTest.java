@@ -12,6 +12,7 @@ import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.time.LockClock;
 import io.hostloom.springboot.store.azure.AzureStoreAutoConfiguration;
 import io.hostloom.springboot.store.memory.MemoryStoreAutoConfiguration;
+import io.hostloom.springboot.store.mysql.MysqlStoreAutoConfiguration;
 import io.hostloom.springboot.store.postgres.PostgresStoreAutoConfiguration;
 import io.hostloom.springboot.store.redis.RedisStoreAutoConfiguration;
 import io.hostloom.testkit.ManualLockClock;
@@ -33,6 +34,7 @@ class HostloomAutoConfigurationTest {
           RedisStoreAutoConfiguration.class,
           AzureStoreAutoConfiguration.class,
           PostgresStoreAutoConfiguration.class,
+          MysqlStoreAutoConfiguration.class,
           HostloomWopiAutoConfiguration.class);
 
   final ApplicationContextRunner runner =
@@ -113,7 +115,7 @@ class HostloomAutoConfigurationTest {
           assertThat(e.problems()).hasSize(1);
           assertThat(e.getMessage())
               .contains("hostloom.store is not set")
-              .contains("memory, redis, azure, postgres")
+              .contains("memory, redis, azure, postgres, mysql")
               .contains("LockBackend bean")
               .contains("hostloom.locking.enabled=false");
         });
@@ -175,7 +177,7 @@ class HostloomAutoConfigurationTest {
             ctx ->
                 assertThat(rootCause(ctx.getStartupFailure()).problems())
                     .containsExactly(
-                        "hostloom.store must be one of memory, redis, azure, postgres but was"
+                        "hostloom.store must be one of memory, redis, azure, postgres, mysql but was"
                             + " 'zookeeper'"));
   }
 

@@ -11,6 +11,7 @@ import io.hostloom.redis.RedisLockBackend;
 import io.hostloom.scheduling.ScheduleOptions;
 import io.hostloom.springboot.scheduling.ExclusiveScheduleProperties;
 import io.hostloom.springboot.store.azure.AzureStoreProperties;
+import io.hostloom.springboot.store.mysql.MysqlStoreProperties;
 import io.hostloom.springboot.store.postgres.PostgresStoreProperties;
 import io.hostloom.springboot.store.redis.RedisStoreProperties;
 import io.hostloom.wopi.WopiLockProvider;
@@ -41,6 +42,7 @@ class PropertyMetadataTest {
   static final RedisStoreProperties REDIS = new RedisStoreProperties();
   static final AzureStoreProperties AZURE = new AzureStoreProperties();
   static final PostgresStoreProperties POSTGRES = new PostgresStoreProperties();
+  static final MysqlStoreProperties MYSQL = new MysqlStoreProperties();
   static final ExclusiveScheduleProperties SCHEDULING = new ExclusiveScheduleProperties();
 
   /** Every property with a default: its constant and the properties class's value. */
@@ -134,6 +136,20 @@ class PropertyMetadataTest {
         "hostloom.postgres.max-queued-calls",
         JdbcLockBackend.DEFAULT_MAX_QUEUED_CALLS,
         POSTGRES::getMaxQueuedCalls);
+    put("hostloom.mysql.schema", LockTable.DEFAULT_SCHEMA, MYSQL::getSchema);
+    put("hostloom.mysql.table", LockTable.DEFAULT_TABLE, MYSQL::getTable);
+    put(
+        "hostloom.mysql.command-timeout",
+        JdbcLockBackend.DEFAULT_COMMAND_TIMEOUT,
+        MYSQL::getCommandTimeout);
+    put(
+        "hostloom.mysql.executor-threads",
+        JdbcLockBackend.DEFAULT_EXECUTOR_THREADS,
+        MYSQL::getExecutorThreads);
+    put(
+        "hostloom.mysql.max-queued-calls",
+        JdbcLockBackend.DEFAULT_MAX_QUEUED_CALLS,
+        MYSQL::getMaxQueuedCalls);
     put(
         "hostloom.scheduling.default-lease",
         ScheduleOptions.DEFAULT_LEASE,
