@@ -132,8 +132,8 @@ public final class LockTable {
   }
 
   /**
-   * {@link #ddl(SqlDialect)} as single statements, comments removed, for executing one by one
-   * (JDBC drivers run one statement per execute).
+   * {@link #ddl(SqlDialect)} as single statements, comments removed, for executing one by one (JDBC
+   * drivers run one statement per execute).
    */
   public List<String> ddlStatements(SqlDialect dialect) {
     return statements(ddl(dialect));
