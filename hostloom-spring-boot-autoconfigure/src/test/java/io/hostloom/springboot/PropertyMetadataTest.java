@@ -173,6 +173,11 @@ class PropertyMetadataTest {
     STARTER_DEFAULTS.put(
         "hostloom.postgres.create-table",
         new Object[] {false, (Supplier<Object>) POSTGRES::isCreateTable});
+    // MariaDB has no LISTEN/NOTIFY: polling costs reads, so waiters use the retry policy unless
+    // asked
+    STARTER_DEFAULTS.put(
+        "hostloom.mysql.release-polling",
+        new Object[] {false, (Supplier<Object>) MYSQL::isReleasePolling});
     // the .NET WopiHost blob name unless opted out, so Java and .NET hosts share a container
     STARTER_DEFAULTS.put(
         "hostloom.azure.dotnet-wopi-layout",
@@ -227,7 +232,7 @@ class PropertyMetadataTest {
         .allSatisfy(p -> assertThat(p.getDescription()).as(p.getId()).isNotBlank());
     assertThat(all.get("hostloom.store").getHints().getValueHints())
         .extracting(h -> String.valueOf(h.getValue()))
-        .containsExactly("memory", "redis", "azure", "postgres");
+        .containsExactly("memory", "redis", "azure", "postgres", "mysql");
   }
 
   @Test
