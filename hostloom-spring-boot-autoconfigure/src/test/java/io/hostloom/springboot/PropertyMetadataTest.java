@@ -173,6 +173,9 @@ class PropertyMetadataTest {
     STARTER_DEFAULTS.put(
         "hostloom.postgres.create-table",
         new Object[] {false, (Supplier<Object>) POSTGRES::isCreateTable});
+    STARTER_DEFAULTS.put(
+        "hostloom.mysql.create-table",
+        new Object[] {false, (Supplier<Object>) MYSQL::isCreateTable});
     // MariaDB has no LISTEN/NOTIFY: polling costs reads, so waiters use the retry policy unless
     // asked
     STARTER_DEFAULTS.put(
