@@ -3,7 +3,6 @@ package io.hostloom.wopihost;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hostloom.azure.AzuriteTestServer;
-import io.hostloom.jdbc.MariaDbTestServer;
 import io.hostloom.jdbc.PostgresTestServer;
 import io.hostloom.redis.RedisTestServer;
 import io.hostloom.testkit.wopi.WopiHistory;
@@ -37,9 +36,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * Two host instances (two application contexts, two HTTP ports) over one real lock store (Redis,
- * PostgreSQL, MariaDB, Azurite, each started by its backend module's test launcher): six clients
- * send 80 random LOCK / UnlockAndRelock / UNLOCK / REFRESH_LOCK / GET_LOCK requests each over HTTP
- * on one file, alternating between the instances, and the recorded history of statuses and {@code
+ * PostgreSQL, Azurite, each started by its backend module's test launcher): six clients send 80
+ * random LOCK / UnlockAndRelock / UNLOCK / REFRESH_LOCK / GET_LOCK requests each over HTTP on one
+ * file, alternating between the instances, and the recorded history of statuses and {@code
  * X-WOPI-Lock} answers must be linearizable against the sequential WOPI lock model. A request that
  * got no answer (a 503 or a broken connection) may have taken effect or not.
  */
@@ -51,15 +50,12 @@ class SharedStoreLinearizabilityE2ETest {
   @TempDir static Path docs;
   static RedisTestServer redis;
   static PostgresTestServer postgres;
-  static MariaDbTestServer mariadb;
   static AzuriteTestServer azurite;
 
   @BeforeAll
   static void startStores() {
     redis = RedisTestServer.startNew();
     postgres = PostgresTestServer.startNew("wopi-host-e2e", false);
-    mariadb = MariaDbTestServer.startNew("wopi-host-e2e", false);
-    mariadb.createDatabase("wopi");
     azurite = AzuriteTestServer.shared();
   }
 
@@ -71,17 +67,10 @@ class SharedStoreLinearizabilityE2ETest {
     if (postgres != null) {
       postgres.close();
     }
-    if (mariadb != null) {
-      mariadb.close();
-    }
   }
 
   static Stream<Arguments> stores() {
-    return Stream.of(
-        Arguments.of("redis"),
-        Arguments.of("postgres"),
-        Arguments.of("mysql"),
-        Arguments.of("azure"));
+    return Stream.of(Arguments.of("redis"), Arguments.of("postgres"), Arguments.of("azure"));
   }
 
   /** The command-line arguments that point an instance at {@code store}. */
@@ -94,12 +83,6 @@ class SharedStoreLinearizabilityE2ETest {
               "--hostloom.postgres.create-table=true",
               "--spring.autoconfigure.exclude=",
               "--spring.datasource.url=" + postgres.jdbcUrl("postgres"));
-      case "mysql" ->
-          List.of(
-              "--hostloom.store=mysql",
-              "--hostloom.mysql.create-table=true",
-              "--spring.autoconfigure.exclude=",
-              "--spring.datasource.url=" + mariadb.jdbcUrl("wopi"));
       case "azure" ->
           List.of(
               "--hostloom.store=azure",
