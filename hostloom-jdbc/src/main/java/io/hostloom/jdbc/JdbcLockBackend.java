@@ -15,9 +15,7 @@ import io.hostloom.locking.spi.support.BackendArguments;
 import io.hostloom.locking.spi.support.LeaseRounding;
 import io.hostloom.locking.spi.support.SpiLimits;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -106,17 +104,19 @@ public final class JdbcLockBackend
   public static final int DEFAULT_MAX_QUEUED_CALLS = 10_000;
 
   private final LockTable table;
-  private final LockStatements sql;
+  private final SqlDialect dialectName;
+  private final Dialect dialect;
   private final Duration commandTimeout;
   private final StatementRunner runner;
   private final ScheduledThreadPoolExecutor timer;
   private final ThreadPoolExecutor ownedExecutor;
-  private final ReleaseListener listener;
+  private final ReleaseWaits releaseWaits;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private JdbcLockBackend(Builder b) {
     this.table = b.table;
-    this.sql = new LockStatements(b.table);
+    this.dialectName = b.dialect;
+    this.dialect = b.dialect.create(b.table);
     this.commandTimeout = b.commandTimeout;
     this.timer = new ScheduledThreadPoolExecutor(1, daemonThreads("hostloom-jdbc-timer"));
     timer.setRemoveOnCancelPolicy(true);
@@ -140,7 +140,7 @@ public final class JdbcLockBackend
       if (b.createTableIfMissing) {
         createTable(b.dataSource);
       }
-      this.listener = b.releaseNotifications ? newListener(b.listenerDataSource) : null;
+      this.releaseWaits = b.releaseNotifications ? newReleaseWaits(b.listenerDataSource) : null;
     } catch (RuntimeException e) {
       shutdownThreads();
       throw e;
@@ -157,117 +157,61 @@ public final class JdbcLockBackend
     return table;
   }
 
-  /** Whether the release listener holds a connection in LISTEN right now (false when off). */
+  /** Release waits not yet ended, where the dialect polls (for tests); else empty. */
+  java.util.OptionalInt pendingReleaseWaits() {
+    return releaseWaits instanceof PollingReleaseWatcher p
+        ? java.util.OptionalInt.of(p.pendingWaits())
+        : java.util.OptionalInt.empty();
+  }
+
+  /** The SQL engine this backend speaks. */
+  public SqlDialect dialect() {
+    return dialectName;
+  }
+
+  /**
+   * Whether release signals can arrive right now (false when off): PostgreSQL's listener holds a
+   * connection in LISTEN; MariaDB's polling is on until close.
+   */
   public boolean isListeningForReleases() {
-    return listener != null && listener.isListening();
+    return releaseWaits != null && releaseWaits.isListening();
   }
 
   @Override
   public CompletableFuture<AcquireOutcome> acquire(
       String key, String owner, String data, Duration lease) {
-    String storedKey = storedKey(key);
-    String storedOwner = storedOwner(owner);
-    String storedData = storedData(data);
-    long leaseMillis = leaseMillis(lease);
     return run(
         "acquire",
-        sql.acquire,
-        s -> {
-          s.setString(1, storedKey);
-          s.setString(2, storedOwner);
-          s.setString(3, storedData);
-          s.setLong(4, leaseMillis);
-        },
-        rows -> {
-          requireRow(rows, "acquire");
-          if (rows.getString(1).equals(storedOwner)) {
-            return AcquireOutcome.granted(rows.getLong(3));
-          }
-          return AcquireOutcome.held(record(rows, 1));
-        });
+        dialect.acquire(storedKey(key), storedOwner(owner), storedData(data), leaseMillis(lease)));
   }
 
   @Override
   public CompletableFuture<ExtendOutcome> extend(String key, String owner, Duration lease) {
-    String storedKey = storedKey(key);
-    String storedOwner = storedOwner(owner);
-    long leaseMillis = leaseMillis(lease);
-    return run(
-        "extend",
-        sql.extend,
-        s -> {
-          s.setString(1, storedOwner);
-          s.setLong(2, leaseMillis);
-          s.setString(3, storedKey);
-        },
-        rows -> {
-          if (!rows.next()) {
-            return ExtendOutcome.absent();
-          }
-          return rows.getBoolean(1)
-              ? ExtendOutcome.succeeded()
-              : ExtendOutcome.mismatch(record(rows, 2));
-        });
+    return run("extend", dialect.extend(storedKey(key), storedOwner(owner), leaseMillis(lease)));
   }
 
   @Override
   public CompletableFuture<ReleaseOutcome> release(String key, String owner) {
-    String storedKey = storedKey(key);
-    String storedOwner = storedOwner(owner);
     return run(
-        "release",
-        listener != null ? sql.releaseAndNotify : sql.release,
-        s -> {
-          s.setString(1, storedOwner);
-          s.setString(2, storedKey);
-        },
-        rows -> {
-          if (!rows.next()) {
-            return ReleaseOutcome.absent();
-          }
-          return rows.getBoolean(1)
-              ? ReleaseOutcome.succeeded()
-              : ReleaseOutcome.mismatch(record(rows, 2));
-        });
+        "release", dialect.release(storedKey(key), storedOwner(owner), releaseWaits != null));
   }
 
   @Override
   public CompletableFuture<ReplaceOutcome> replace(
       String key, String expectedOwner, String newOwner, String newData, Duration lease) {
-    String storedKey = storedKey(key);
-    String storedExpected = storedOwner(expectedOwner);
-    String storedNewOwner = storedOwner(newOwner);
-    String storedNewData = storedData(newData);
-    long leaseMillis = leaseMillis(lease);
     return run(
         "replace",
-        sql.replace,
-        s -> {
-          s.setString(1, storedExpected);
-          s.setString(2, storedNewOwner);
-          s.setString(3, storedNewData);
-          s.setLong(4, leaseMillis);
-          s.setString(5, storedKey);
-        },
-        rows -> {
-          if (!rows.next()) {
-            return ReplaceOutcome.absent();
-          }
-          if (rows.getBoolean(1)) {
-            return ReplaceOutcome.replaced(rows.getLong(4));
-          }
-          return ReplaceOutcome.mismatch(record(rows, 2));
-        });
+        dialect.replace(
+            storedKey(key),
+            storedOwner(expectedOwner),
+            storedOwner(newOwner),
+            storedData(newData),
+            leaseMillis(lease)));
   }
 
   @Override
   public CompletableFuture<Optional<LeaseRecord>> read(String key) {
-    String storedKey = storedKey(key);
-    return run(
-        "read",
-        sql.read,
-        s -> s.setString(1, storedKey),
-        rows -> rows.next() ? Optional.of(record(rows, 1)) : Optional.empty());
+    return run("read", dialect.read(storedKey(key)));
   }
 
   /**
@@ -285,17 +229,7 @@ public final class JdbcLockBackend
     }
     Duration age = olderThan.compareTo(minimumPurgeAge()) < 0 ? minimumPurgeAge() : olderThan;
     long millis = age.compareTo(MAX_LEASE) > 0 ? MAX_LEASE.toMillis() : age.toMillis();
-    return run(
-        "purgeExpired",
-        sql.purgeExpired,
-        s -> s.setLong(1, millis),
-        rows -> {
-          int n = 0;
-          while (rows.next()) {
-            n++;
-          }
-          return n;
-        });
+    return run("purgeExpired", dialect.purgeExpired(millis));
   }
 
   /**
@@ -320,14 +254,14 @@ public final class JdbcLockBackend
   @Override
   public CompletableFuture<BackendHealth> checkHealth() {
     if (closed.get()) {
-      return CompletableFuture.completedFuture(BackendHealth.unhealthy("postgresql: closed"));
+      return CompletableFuture.completedFuture(BackendHealth.unhealthy(name() + ": closed"));
     }
     return runner
-        .run("health check", sql.probe, s -> {}, rows -> Boolean.TRUE)
+        .run("health check", dialect.probe(), s -> {}, rows -> Boolean.TRUE)
         .handle(
             (ok, e) -> {
               if (e == null) {
-                return BackendHealth.healthy("postgresql: " + table + " reachable");
+                return BackendHealth.healthy(name() + ": " + tableName() + " reachable");
               }
               Throwable cause = e instanceof CompletionException ? e.getCause() : e;
               LockFailureKind kind =
@@ -336,7 +270,7 @@ public final class JdbcLockBackend
                       : LockFailureKind.OTHER;
               Throwable sqlCause = cause.getCause() != null ? cause.getCause() : cause;
               return BackendHealth.unhealthy(
-                  "postgresql: " + kind + " (" + SqlFailures.describe(sqlCause) + ")");
+                  name() + ": " + kind + " (" + SqlFailures.describe(sqlCause) + ")");
             });
   }
 
@@ -354,8 +288,8 @@ public final class JdbcLockBackend
     if (maxWait.isZero() || closed.get()) {
       return CompletableFuture.completedFuture(false);
     }
-    if (listener != null) {
-      return listener.await(storedKey, maxWait);
+    if (releaseWaits != null) {
+      return releaseWaits.await(storedKey, maxWait);
     }
     CompletableFuture<Boolean> elapsed = new CompletableFuture<>();
     try {
@@ -370,7 +304,7 @@ public final class JdbcLockBackend
 
   @Override
   public String name() {
-    return "postgresql";
+    return dialect.name();
   }
 
   /**
@@ -382,8 +316,8 @@ public final class JdbcLockBackend
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
-      if (listener != null) {
-        listener.close();
+      if (releaseWaits != null) {
+        releaseWaits.close();
       }
       shutdownThreads();
     }
@@ -406,28 +340,12 @@ public final class JdbcLockBackend
     return "JdbcLockBackend[table=" + table + ", commandTimeout=" + commandTimeout + "]";
   }
 
-  private <T> CompletableFuture<T> run(
-      String op, String statement, StatementRunner.Binder binder, StatementRunner.Reader<T> r) {
+  private <T> CompletableFuture<T> run(String op, Dialect.Call<T> call) {
     if (closed.get()) {
       return CompletableFuture.failedFuture(
           LockBackendException.unavailable(op + " failed: backend closed", null));
     }
-    return runner.run(op, statement, binder, r);
-  }
-
-  private static LeaseRecord record(ResultSet rows, int first) throws SQLException {
-    long micros = rows.getLong(first + 3);
-    return new LeaseRecord(
-        StoredText.unescape(rows.getString(first)),
-        StoredText.unescape(rows.getString(first + 1)),
-        Duration.ofNanos(Math.max(1, micros) * 1000),
-        rows.getLong(first + 2));
-  }
-
-  private static void requireRow(ResultSet rows, String op) throws SQLException {
-    if (!rows.next()) {
-      throw new IllegalStateException(op + " returned no row");
-    }
+    return runner.run(op, call.sql(), call.binder(), call.reader());
   }
 
   private void createTable(DataSource dataSource) {
@@ -435,13 +353,8 @@ public final class JdbcLockBackend
     try (Connection c = dataSource.getConnection()) {
       boolean autoCommit = c.getAutoCommit();
       c.setAutoCommit(false);
-      try (Statement s = c.createStatement()) {
-        s.setQueryTimeout(seconds);
-        // a transaction-scoped lock: concurrent starters do not race on CREATE ... IF NOT EXISTS
-        s.execute("SELECT pg_advisory_xact_lock(hashtext('" + table.qualifiedTable() + "'))");
-        for (String ddl : table.ddlStatements()) {
-          s.execute(ddl);
-        }
+      try {
+        dialect.createTable(c, seconds);
         c.commit();
       } catch (SQLException | RuntimeException e) {
         c.rollback();
@@ -454,7 +367,15 @@ public final class JdbcLockBackend
     }
   }
 
-  private ReleaseListener newListener(DataSource dataSource) {
+  private String tableName() {
+    return dialect instanceof MariaDbDialect m ? m.qualifiedTable() : table.toString();
+  }
+
+  private ReleaseWaits newReleaseWaits(DataSource dataSource) {
+    if (dialect instanceof MariaDbDialect mariaDb) {
+      return new PollingReleaseWatcher(
+          key -> run("release poll", mariaDb.releaseState(key)), timer);
+    }
     try {
       return new ReleaseListener(dataSource, table.notificationChannel(), commandTimeout, timer);
     } catch (NoClassDefFoundError e) {
@@ -503,6 +424,7 @@ public final class JdbcLockBackend
   public static final class Builder {
     private final DataSource dataSource;
     private LockTable table = LockTable.defaults();
+    private SqlDialect dialect = SqlDialect.POSTGRESQL;
     private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
     private int executorThreads = DEFAULT_EXECUTOR_THREADS;
     private int maxQueuedCalls = DEFAULT_MAX_QUEUED_CALLS;
@@ -532,6 +454,16 @@ public final class JdbcLockBackend
      */
     public Builder table(String table) {
       this.table = LockTable.of(this.table.schema(), table);
+      return this;
+    }
+
+    /**
+     * The SQL engine (default {@link SqlDialect#POSTGRESQL}). With {@link SqlDialect#MARIADB} the
+     * schema is the database, and the default schema {@value LockTable#DEFAULT_SCHEMA} means the
+     * connection's own database.
+     */
+    public Builder dialect(SqlDialect dialect) {
+      this.dialect = Objects.requireNonNull(dialect, "dialect");
       return this;
     }
 
@@ -611,7 +543,9 @@ public final class JdbcLockBackend
      * ({@link ReleaseSignal}). Default {@code false}. Listening holds one connection of the
      * {@linkplain #listenerDataSource listener data source} for the backend's lifetime, which is
      * therefore required with notifications on; behind PgBouncer in transaction mode LISTEN does
-     * not work, so give a direct one.
+     * not work, so give a direct one. With {@link SqlDialect#MARIADB}, which has no LISTEN/NOTIFY,
+     * each {@link JdbcLockBackend#awaitRelease} polls the key instead (reads at intervals from 5 ms
+     * doubling to 200 ms, through the operations pool; no listener data source).
      */
     public Builder releaseNotifications(boolean releaseNotifications) {
       this.releaseNotifications = releaseNotifications;
@@ -640,7 +574,7 @@ public final class JdbcLockBackend
      *     or no {@link #listenerDataSource} is given
      */
     public JdbcLockBackend build() {
-      if (releaseNotifications && listenerDataSource == null) {
+      if (releaseNotifications && listenerDataSource == null && dialect == SqlDialect.POSTGRESQL) {
         throw new IllegalStateException(
             "releaseNotifications(true) needs listenerDataSource(...): a data source of its own"
                 + " for the LISTEN connection (e.g. a PGSimpleDataSource on the same URL), so it"

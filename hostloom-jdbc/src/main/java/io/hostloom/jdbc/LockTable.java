@@ -34,8 +34,14 @@ public final class LockTable {
   /** What a schema or table name must match. */
   public static final String IDENTIFIER_PATTERN = "[A-Za-z_][A-Za-z0-9_]{0,47}";
 
-  /** The shipped DDL template. */
+  /** The shipped DDL template (PostgreSQL). */
   public static final String DDL_RESOURCE = "/io/hostloom/jdbc/schema-postgresql.sql";
+
+  /**
+   * The shipped DDL template for MariaDB, with {@code ${table}} and {@code ${sequence}} standing
+   * for the quoted (and, unless the schema is {@value #DEFAULT_SCHEMA}, qualified) names.
+   */
+  public static final String MARIADB_DDL_RESOURCE = "/io/hostloom/jdbc/schema-mariadb.sql";
 
   private static final Pattern IDENTIFIER = Pattern.compile(IDENTIFIER_PATTERN);
   private static final LockTable DEFAULT = new LockTable(DEFAULT_SCHEMA, DEFAULT_TABLE);
@@ -105,10 +111,37 @@ public final class LockTable {
     return template().replace("${schema}", schema).replace("${table}", table);
   }
 
+  /**
+   * The DDL script of this table for {@code dialect}: {@link #ddl()} for PostgreSQL; for MariaDB
+   * {@value #MARIADB_DDL_RESOURCE} filled in, where the default schema {@value #DEFAULT_SCHEMA}
+   * means the connection's database (the names stay unqualified).
+   */
+  public String ddl(SqlDialect dialect) {
+    return switch (dialect) {
+      case POSTGRESQL -> ddl();
+      case MARIADB ->
+          template(MARIADB_DDL_RESOURCE)
+              .replace("${table}", MariaDbDialect.qualified(this, table))
+              .replace("${sequence}", MariaDbDialect.qualified(this, table + "_fence_seq"));
+    };
+  }
+
   /** {@link #ddl()} as single statements, comments removed, for executing one by one. */
   List<String> ddlStatements() {
+    return statements(ddl());
+  }
+
+  /**
+   * {@link #ddl(SqlDialect)} as single statements, comments removed, for executing one by one (JDBC
+   * drivers run one statement per execute).
+   */
+  public List<String> ddlStatements(SqlDialect dialect) {
+    return statements(ddl(dialect));
+  }
+
+  private static List<String> statements(String script) {
     StringBuilder sql = new StringBuilder();
-    for (String line : ddl().lines().toList()) {
+    for (String line : script.lines().toList()) {
       if (!line.strip().startsWith("--")) {
         sql.append(line).append('\n');
       }
@@ -123,13 +156,17 @@ public final class LockTable {
   }
 
   private static String template() {
-    try (InputStream in = LockTable.class.getResourceAsStream(DDL_RESOURCE)) {
+    return template(DDL_RESOURCE);
+  }
+
+  private static String template(String resource) {
+    try (InputStream in = LockTable.class.getResourceAsStream(resource)) {
       if (in == null) {
-        throw new IllegalStateException("missing class path resource " + DDL_RESOURCE);
+        throw new IllegalStateException("missing class path resource " + resource);
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + DDL_RESOURCE, e);
+      throw new UncheckedIOException("cannot read " + resource, e);
     }
   }
 

@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * waiters are therefore woken, and they retry their acquisition. Between connects the waiters' own
  * {@code maxWait} is the polling fallback.
  */
-final class ReleaseListener implements AutoCloseable {
+final class ReleaseListener implements ReleaseWaits {
   private static final Logger log = LoggerFactory.getLogger(ReleaseListener.class);
 
   /** How long one {@code getNotifications} call blocks; bounds how long close() waits. */
@@ -64,7 +64,8 @@ final class ReleaseListener implements AutoCloseable {
     thread.start();
   }
 
-  boolean isListening() {
+  @Override
+  public boolean isListening() {
     return listening;
   }
 
@@ -74,7 +75,8 @@ final class ReleaseListener implements AutoCloseable {
   }
 
   /** See {@link ReleaseSignal#awaitRelease}; {@code storedKey} is the key's stored form. */
-  CompletableFuture<Boolean> await(String storedKey, Duration maxWait) {
+  @Override
+  public CompletableFuture<Boolean> await(String storedKey, Duration maxWait) {
     Waiter waiter = new Waiter();
     CompletableFuture<Boolean> signal = waiter.signal;
     if (closed) {

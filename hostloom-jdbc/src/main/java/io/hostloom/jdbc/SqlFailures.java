@@ -20,10 +20,15 @@ import java.time.Duration;
  *       {@code 08} except {@code 08003}, {@link SQLTransientConnectionException}, server shutdown
  *       {@code 57P01}/{@code 57P02}): the statement may have committed before the connection went
  *       away. {@code 08003} ("connection does not exist") is raised by the driver and by HikariCP
- *       before anything is sent, so it stays {@code UNAVAILABLE}. Anything else is {@code OTHER}.
+ *       before anything is sent, so it stays {@code UNAVAILABLE}. MariaDB: {@code 70100}
+ *       (interrupted) is {@code TIMEOUT}; a deadlock victim ({@code 40001}, error 1213) was rolled
+ *       back, so it is {@code UNAVAILABLE}. Anything else is {@code OTHER}.
  * </ol>
  */
 final class SqlFailures {
+  /** MariaDB's ER_LOCK_DEADLOCK: the victim's statement was rolled back entirely. */
+  private static final int MARIADB_DEADLOCK = 1213;
+
   private SqlFailures() {}
 
   /** The statement was never sent. */
@@ -65,6 +70,12 @@ final class SqlFailures {
     String state = sql.getSQLState();
     if ("08003".equals(state)) {
       return LockFailureKind.UNAVAILABLE;
+    }
+    if ("40001".equals(state) && sql.getErrorCode() == MARIADB_DEADLOCK) {
+      return LockFailureKind.UNAVAILABLE; // MariaDB rolled the statement back: not applied
+    }
+    if ("70100".equals(state)) {
+      return LockFailureKind.TIMEOUT; // MariaDB: interrupted (max_statement_time, KILL QUERY)
     }
     if (cause instanceof SQLTransientConnectionException
         || "57014".equals(state)

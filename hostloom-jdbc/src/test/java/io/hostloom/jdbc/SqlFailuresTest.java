@@ -33,6 +33,21 @@ class SqlFailuresTest {
         .isEqualTo(kind);
   }
 
+  /** MariaDB: a deadlock victim was rolled back (not applied); an interrupted statement may not. */
+  @Test
+  void afterSendMariaDb() {
+    assertThat(SqlFailures.kindAfterSend(new SQLException("deadlock", "40001", 1213)))
+        .isEqualTo(LockFailureKind.UNAVAILABLE);
+    assertThat(SqlFailures.kindAfterSend(new SQLException("serialization", "40001", 0)))
+        .isEqualTo(LockFailureKind.OTHER);
+    assertThat(SqlFailures.kindAfterSend(new SQLException("max_statement_time", "70100", 1969)))
+        .isEqualTo(LockFailureKind.TIMEOUT);
+    assertThat(SqlFailures.kindAfterSend(new SQLException("KILL QUERY", "70100", 1317)))
+        .isEqualTo(LockFailureKind.TIMEOUT);
+    assertThat(SqlFailures.kindAfterSend(new SQLException("link failure", "08000", 0)))
+        .isEqualTo(LockFailureKind.TIMEOUT);
+  }
+
   @Test
   void afterSendByExceptionType() {
     assertThat(SqlFailures.kindAfterSend(new SQLTimeoutException("t")))

@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.hostloom.azure.AzureBlobLockBackend;
 import io.hostloom.etcd.EtcdLockBackend;
 import io.hostloom.jdbc.JdbcLockBackend;
+import io.hostloom.jdbc.SqlDialect;
 import io.hostloom.redis.RedisLockBackend;
 import io.hostloom.zookeeper.ZooKeeperLockBackend;
 import java.time.Duration;
@@ -17,7 +18,8 @@ import org.postgresql.ds.PGSimpleDataSource;
  * How to reach a backend, as plain strings, so a worker process can build the same client the test
  * JVM builds: a type, an address (a URI or a connection string) and the command timeout.
  *
- * @param type {@code redis}, {@code postgresql}, {@code azure}, {@code etcd} or {@code zookeeper}
+ * @param type {@code redis}, {@code postgresql}, {@code mariadb}, {@code azure}, {@code etcd} or
+ *     {@code zookeeper}
  * @param address the backend's address: a Redis URI, a JDBC URL, {@code <container>@<connection
  *     string>}, an etcd endpoint or a ZooKeeper connect string
  * @param commandTimeout the client's bound on every backend call
@@ -97,6 +99,28 @@ record BackendSpec(String type, String address, Duration commandTimeout) {
                 .createTableIfMissing(false) // the test created it: a cold connect may be slow
                 .releaseNotifications(true)
                 .listenerDataSource(listenerSource(address))
+                .build();
+        yield new BackendClient(
+            b,
+            () -> {
+              b.close();
+              pool.close();
+            });
+      }
+      case "mariadb" -> {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(address);
+        config.setMaximumPoolSize(12);
+        config.setMinimumIdle(0);
+        config.setConnectionTimeout(Math.max(250, commandTimeout.toMillis() / 2));
+        config.setValidationTimeout(250);
+        config.setInitializationFailTimeout(-1);
+        HikariDataSource pool = new HikariDataSource(config);
+        JdbcLockBackend b =
+            JdbcLockBackend.builder(pool)
+                .dialect(SqlDialect.MARIADB)
+                .commandTimeout(commandTimeout)
+                .releaseNotifications(true) // polling: MariaDB has no LISTEN/NOTIFY
                 .build();
         yield new BackendClient(
             b,

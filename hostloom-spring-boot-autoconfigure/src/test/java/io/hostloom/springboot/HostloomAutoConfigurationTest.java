@@ -12,6 +12,7 @@ import io.hostloom.locking.testing.ManualLockClock;
 import io.hostloom.locking.time.LockClock;
 import io.hostloom.springboot.store.azure.AzureStoreAutoConfiguration;
 import io.hostloom.springboot.store.memory.MemoryStoreAutoConfiguration;
+import io.hostloom.springboot.store.mysql.MysqlStoreAutoConfiguration;
 import io.hostloom.springboot.store.postgres.PostgresStoreAutoConfiguration;
 import io.hostloom.springboot.store.redis.RedisStoreAutoConfiguration;
 import io.hostloom.wopi.WopiLockComparer;
@@ -32,6 +33,7 @@ class HostloomAutoConfigurationTest {
           RedisStoreAutoConfiguration.class,
           AzureStoreAutoConfiguration.class,
           PostgresStoreAutoConfiguration.class,
+          MysqlStoreAutoConfiguration.class,
           HostloomWopiAutoConfiguration.class);
 
   final ApplicationContextRunner runner =
@@ -115,7 +117,7 @@ class HostloomAutoConfigurationTest {
           assertThat(e.problems()).hasSize(1);
           assertThat(e.getMessage())
               .contains("hostloom.store is not set")
-              .contains("memory, redis, azure, postgres, zookeeper")
+              .contains("memory, redis, azure, postgres, etcd, zookeeper, mysql")
               .contains("LockBackend bean")
               .contains("hostloom.locking.enabled=false");
         });
@@ -177,7 +179,7 @@ class HostloomAutoConfigurationTest {
             ctx ->
                 assertThat(rootCause(ctx.getStartupFailure()).problems())
                     .containsExactly(
-                        "hostloom.store must be one of memory, redis, azure, postgres, zookeeper but was"
+                        "hostloom.store must be one of memory, redis, azure, postgres, etcd, zookeeper, mysql but was"
                             + " 'cassandra'"));
   }
 

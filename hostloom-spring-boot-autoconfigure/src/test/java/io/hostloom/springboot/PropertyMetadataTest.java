@@ -14,6 +14,7 @@ import io.hostloom.scheduling.ScheduleOptions;
 import io.hostloom.springboot.scheduling.ExclusiveScheduleProperties;
 import io.hostloom.springboot.store.azure.AzureStoreProperties;
 import io.hostloom.springboot.store.etcd.EtcdStoreProperties;
+import io.hostloom.springboot.store.mysql.MysqlStoreProperties;
 import io.hostloom.springboot.store.postgres.PostgresStoreProperties;
 import io.hostloom.springboot.store.redis.RedisStoreProperties;
 import io.hostloom.springboot.store.zookeeper.ZooKeeperStoreProperties;
@@ -48,6 +49,7 @@ class PropertyMetadataTest {
   static final EtcdStoreProperties ETCD = new EtcdStoreProperties();
   static final PostgresStoreProperties POSTGRES = new PostgresStoreProperties();
   static final ZooKeeperStoreProperties ZOOKEEPER = new ZooKeeperStoreProperties();
+  static final MysqlStoreProperties MYSQL = new MysqlStoreProperties();
   static final ExclusiveScheduleProperties SCHEDULING = new ExclusiveScheduleProperties();
 
   /** Every property with a default: its constant and the properties class's value. */
@@ -163,6 +165,20 @@ class PropertyMetadataTest {
         "hostloom.postgres.max-queued-calls",
         JdbcLockBackend.DEFAULT_MAX_QUEUED_CALLS,
         POSTGRES::getMaxQueuedCalls);
+    put("hostloom.mysql.schema", LockTable.DEFAULT_SCHEMA, MYSQL::getSchema);
+    put("hostloom.mysql.table", LockTable.DEFAULT_TABLE, MYSQL::getTable);
+    put(
+        "hostloom.mysql.command-timeout",
+        JdbcLockBackend.DEFAULT_COMMAND_TIMEOUT,
+        MYSQL::getCommandTimeout);
+    put(
+        "hostloom.mysql.executor-threads",
+        JdbcLockBackend.DEFAULT_EXECUTOR_THREADS,
+        MYSQL::getExecutorThreads);
+    put(
+        "hostloom.mysql.max-queued-calls",
+        JdbcLockBackend.DEFAULT_MAX_QUEUED_CALLS,
+        MYSQL::getMaxQueuedCalls);
     put(
         "hostloom.scheduling.default-lease",
         ScheduleOptions.DEFAULT_LEASE,
@@ -186,6 +202,14 @@ class PropertyMetadataTest {
     STARTER_DEFAULTS.put(
         "hostloom.postgres.create-table",
         new Object[] {false, (Supplier<Object>) POSTGRES::isCreateTable});
+    STARTER_DEFAULTS.put(
+        "hostloom.mysql.create-table",
+        new Object[] {false, (Supplier<Object>) MYSQL::isCreateTable});
+    // MariaDB has no LISTEN/NOTIFY: polling costs reads, so waiters use the retry policy unless
+    // asked
+    STARTER_DEFAULTS.put(
+        "hostloom.mysql.release-polling",
+        new Object[] {false, (Supplier<Object>) MYSQL::isReleasePolling});
     // the .NET WopiHost blob name unless opted out, so Java and .NET hosts share a container
     STARTER_DEFAULTS.put(
         "hostloom.azure.dotnet-wopi-layout",
@@ -244,7 +268,7 @@ class PropertyMetadataTest {
         .allSatisfy(p -> assertThat(p.getDescription()).as(p.getId()).isNotBlank());
     assertThat(all.get("hostloom.store").getHints().getValueHints())
         .extracting(h -> String.valueOf(h.getValue()))
-        .containsExactly("memory", "redis", "azure", "postgres", "etcd", "zookeeper");
+        .containsExactly("memory", "redis", "azure", "postgres", "etcd", "zookeeper", "mysql");
   }
 
   @Test

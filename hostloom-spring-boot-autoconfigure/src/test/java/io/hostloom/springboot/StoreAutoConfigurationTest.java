@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hostloom.azure.AzureBlobLockBackend;
 import io.hostloom.jdbc.JdbcLockBackend;
+import io.hostloom.jdbc.SqlDialect;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.redis.RedisLockBackend;
 import io.hostloom.wopi.WopiLockProvider;
@@ -139,6 +140,43 @@ class StoreAutoConfigurationTest {
                   .contains("hostloom.store=postgres needs a javax.sql.DataSource bean")
                   .contains("hostloom.postgres.table must be an unquoted SQL identifier")
                   .contains("hostloom.postgres.command-timeout must be positive");
+            });
+  }
+
+  @Test
+  void mysqlStoreBuildsAMariaDbBackendOnTheApplicationsDataSource() {
+    runner
+        .withPropertyValues(
+            "hostloom.store=mysql",
+            "hostloom.mysql.table=t2",
+            "hostloom.mysql.release-polling=true")
+        .withBean(DataSource.class, StoreAutoConfigurationTest::untouchedDataSource)
+        .run(
+            ctx -> {
+              assertThat(ctx).hasNotFailed();
+              JdbcLockBackend b = ctx.getBean(JdbcLockBackend.class);
+              assertThat(b.dialect()).isEqualTo(SqlDialect.MARIADB);
+              assertThat(b.name()).isEqualTo("mariadb");
+              assertThat(b.table().table()).isEqualTo("t2");
+              assertThat(b.isListeningForReleases()).as("release polling on").isTrue();
+            });
+  }
+
+  @Test
+  void mysqlStoreWithoutADataSourceOrWithBadNamesFailsWithEveryProblem() {
+    runner
+        .withPropertyValues(
+            "hostloom.store=mysql",
+            "hostloom.mysql.schema=a-b",
+            "hostloom.mysql.executor-threads=0")
+        .run(
+            ctx -> {
+              HostloomConfigurationException e = rootCause(ctx.getStartupFailure());
+              assertThat(e.problems()).hasSize(3);
+              assertThat(e.getMessage())
+                  .contains("hostloom.store=mysql needs a javax.sql.DataSource bean")
+                  .contains("hostloom.mysql.schema must be an unquoted SQL identifier")
+                  .contains("hostloom.mysql.executor-threads must be positive");
             });
   }
 

@@ -31,19 +31,27 @@ public final class PostgresStore implements HostloomStore {
         binder
             .bind("hostloom.postgres", PostgresStoreProperties.class)
             .orElseGet(PostgresStoreProperties::new);
+    validateJdbc("postgres", pg, context, problems);
+  }
+
+  /**
+   * The rules of a store on {@code JdbcLockBackend} ({@code hostloom.<store>.*}): a DataSource
+   * bean, plain identifiers, positive bounds. Shared with {@code hostloom.store=mysql}.
+   */
+  public static void validateJdbc(
+      String store, PostgresStoreProperties pg, Context context, List<String> problems) {
+    String prefix = "hostloom." + store;
     if (!context.beanOfType().test("javax.sql.DataSource")) {
       problems.add(
-          "hostloom.store=postgres needs a javax.sql.DataSource bean (set"
-              + " spring.datasource.url, or define one)");
+          "hostloom.store="
+              + store
+              + " needs a javax.sql.DataSource bean (set spring.datasource.url, or define one)");
     }
-    identifier("hostloom.postgres.schema", pg.getSchema(), problems);
-    identifier("hostloom.postgres.table", pg.getTable(), problems);
-    HostloomStore.requirePositive(
-        "hostloom.postgres.command-timeout", pg.getCommandTimeout(), problems);
-    HostloomStore.requirePositive(
-        "hostloom.postgres.executor-threads", pg.getExecutorThreads(), problems);
-    HostloomStore.requirePositive(
-        "hostloom.postgres.max-queued-calls", pg.getMaxQueuedCalls(), problems);
+    identifier(prefix + ".schema", pg.getSchema(), problems);
+    identifier(prefix + ".table", pg.getTable(), problems);
+    HostloomStore.requirePositive(prefix + ".command-timeout", pg.getCommandTimeout(), problems);
+    HostloomStore.requirePositive(prefix + ".executor-threads", pg.getExecutorThreads(), problems);
+    HostloomStore.requirePositive(prefix + ".max-queued-calls", pg.getMaxQueuedCalls(), problems);
   }
 
   private static void identifier(String key, String value, List<String> problems) {

@@ -1,0 +1,147 @@
+package io.hostloom.jdbc;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * Release waits for engines without LISTEN/NOTIFY: each wait reads the key's {@link State} on the
+ * backend's own bounded path, at once, then after {@value #FIRST_POLL_MILLIS} ms and at doubling
+ * intervals capped at {@value #MAX_POLL_MILLIS} ms. It signals {@code true} when the key went from
+ * granted (token T, not released) to released, to another token (replaced, or expired and granted
+ * again) or to no row (purged); an expiry alone changes nothing and signals nothing, as on
+ * PostgreSQL. So the hand-off latency is at most the interval current when the release happened,
+ * and each waiting caller costs one read per interval. The first read may answer after the release
+ * it should see (it is queued like any call); a tombstone younger than the wait then counts as a
+ * release after the wait's start. A failed read is skipped (the next one follows on schedule);
+ * {@code maxWait} ends the wait.
+ */
+final class PollingReleaseWatcher implements ReleaseWaits {
+  static final long FIRST_POLL_MILLIS = 5;
+  static final long MAX_POLL_MILLIS = 200;
+
+  /**
+   * What one poll saw of a key's row: its token, whether it is a release's tombstone, and for a
+   * tombstone how long ago (server clock, µs) it was released.
+   */
+  record State(long token, boolean released, long releasedMicrosAgo) {}
+
+  private final Function<String, CompletableFuture<Optional<State>>> read;
+  private final ScheduledExecutorService timer;
+  private final Set<Wait> waits = ConcurrentHashMap.newKeySet();
+  private volatile boolean closed;
+
+  PollingReleaseWatcher(
+      Function<String, CompletableFuture<Optional<State>>> read, ScheduledExecutorService timer) {
+    this.read = read;
+    this.timer = timer;
+  }
+
+  @Override
+  public boolean isListening() {
+    return !closed;
+  }
+
+  /** Waits not yet ended (for tests). */
+  int pendingWaits() {
+    return waits.size();
+  }
+
+  @Override
+  public CompletableFuture<Boolean> await(String storedKey, Duration maxWait) {
+    long now = System.nanoTime();
+    Wait wait = new Wait(storedKey, now, now + maxWait.toNanos());
+    waits.add(wait);
+    CompletableFuture<?> unused = wait.signal.whenComplete((r, e) -> waits.remove(wait));
+    if (closed) {
+      wait.signal.complete(false);
+    } else {
+      wait.poll(FIRST_POLL_MILLIS);
+    }
+    return wait.signal;
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    waits.forEach(w -> w.signal.complete(false));
+  }
+
+  /** One waiting caller; identity is its equality. Polls run one at a time. */
+  private final class Wait {
+    final String key;
+    final long startNanos;
+    final long deadlineNanos;
+    final CompletableFuture<Boolean> signal = new CompletableFuture<>();
+    Optional<State> previous; // null before the first answer
+
+    Wait(String key, long startNanos, long deadlineNanos) {
+      this.key = key;
+      this.startNanos = startNanos;
+      this.deadlineNanos = deadlineNanos;
+    }
+
+    void schedule(long delayMillis) {
+      long left = deadlineNanos - System.nanoTime();
+      long delay = TimeUnit.MILLISECONDS.toNanos(delayMillis);
+      try {
+        if (delay >= left) {
+          var unused =
+              timer.schedule(() -> signal.complete(false), Math.max(0, left), TimeUnit.NANOSECONDS);
+        } else {
+          var unused =
+              timer.schedule(
+                  () -> poll(Math.min(MAX_POLL_MILLIS, delayMillis * 2)),
+                  delay,
+                  TimeUnit.NANOSECONDS);
+        }
+      } catch (RejectedExecutionException e) {
+        signal.complete(false);
+      }
+    }
+
+    /** Reads once; the next read follows {@code nextMillis} after the answer. */
+    void poll(long nextMillis) {
+      if (signal.isDone()) {
+        return;
+      }
+      if (closed) {
+        signal.complete(false);
+        return;
+      }
+      CompletableFuture<?> unused =
+          read.apply(key)
+              .whenComplete(
+                  (state, failure) -> {
+                    if (failure == null && released(state)) {
+                      signal.complete(true);
+                    } else if (!signal.isDone()) {
+                      schedule(nextMillis);
+                    }
+                  });
+    }
+
+    boolean released(Optional<State> now) {
+      Optional<State> before = previous;
+      previous = now;
+      if (before == null) {
+        // the first read may answer after a release that followed this wait's start: a
+        // tombstone younger than the wait counts (at worst a spurious signal, never a missed one)
+        long waitedMicros = (System.nanoTime() - startNanos) / 1000;
+        return now.isPresent()
+            && now.get().released()
+            && now.get().releasedMicrosAgo() < waitedMicros;
+      }
+      if (before.isEmpty() || before.get().released()) {
+        return false;
+      }
+      return now.isEmpty() || now.get().released() || now.get().token() != before.get().token();
+    }
+  }
+}
