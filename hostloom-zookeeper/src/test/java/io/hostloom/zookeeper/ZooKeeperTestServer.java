@@ -7,9 +7,12 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 
 /**
@@ -96,13 +99,23 @@ public final class ZooKeeperTestServer implements AutoCloseable {
    */
   public void expireSession(ZooKeeper zk) {
     try {
+      CountDownLatch twinConnected = new CountDownLatch(1);
       ZooKeeper twin =
           new ZooKeeper(
               connectString(),
               4000,
-              (WatchedEvent e) -> {},
+              (WatchedEvent e) -> {
+                if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
+                  twinConnected.countDown();
+                }
+              },
               zk.getSessionId(),
               zk.getSessionPasswd());
+      // closing a twin that never connected sends no closeSession (seen under CI load)
+      if (!twinConnected.await(30, TimeUnit.SECONDS)) {
+        twin.close(2000);
+        throw new IllegalStateException("the twin session did not connect within 30 s");
+      }
       twin.close(2000);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
