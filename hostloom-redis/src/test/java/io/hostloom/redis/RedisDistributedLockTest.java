@@ -5,28 +5,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockFailureKind;
 import io.hostloom.locking.LockHandle;
-import io.hostloom.locking.LockNotAcquiredException;
 import io.hostloom.locking.LockOptions;
 import io.hostloom.locking.LockProviderUnavailableException;
 import io.hostloom.locking.LockRetryPolicy;
 import io.hostloom.locking.LockingOptions;
+import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.testkit.TestTiming;
+import io.hostloom.testkit.kernel.RealBackendExclusionSuite;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.event.command.CommandListener;
 import io.lettuce.core.event.command.CommandSucceededEvent;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.List;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -36,7 +31,7 @@ import org.junit.jupiter.api.Test;
  * backend and connections), waiters woken by the release signal, and an outage seen through the
  * kernel.
  */
-class RedisDistributedLockTest {
+class RedisDistributedLockTest extends RealBackendExclusionSuite {
   private static final Duration WAIT = Duration.ofSeconds(10);
 
   private final RedisServerProcess redis = RedisServerProcess.shared();
@@ -45,66 +40,24 @@ class RedisDistributedLockTest {
     return RedisLockBackend.builder().uri(uri).build();
   }
 
-  @Test
-  void twoLockInstancesExcludeEachOtherAcrossRealThreads() throws Exception {
-    int threadsPerInstance = 4;
-    int rounds = 15;
-    String key = "job-" + UUID.randomUUID();
-    AtomicInteger inside = new AtomicInteger();
-    AtomicInteger overlaps = new AtomicInteger();
-    AtomicInteger busy = new AtomicInteger();
-    List<Long> tokens = new CopyOnWriteArrayList<>(); // appended inside the critical section
-    ExecutorService pool = Executors.newFixedThreadPool(2 * threadsPerInstance);
-    try (RedisLockBackend b1 = backend(redis.uri());
-        RedisLockBackend b2 = backend(redis.uri());
-        DistributedLock l1 = DistributedLock.create(LockingOptions.of("excl"), b1);
-        DistributedLock l2 = DistributedLock.create(LockingOptions.of("excl"), b2)) {
-      List<Future<?>> workers = new ArrayList<>();
-      for (int t = 0; t < 2 * threadsPerInstance; t++) {
-        DistributedLock lock = t % 2 == 0 ? l1 : l2;
-        workers.add(
-            pool.submit(
-                () -> {
-                  int done = 0;
-                  while (done < rounds) {
-                    try {
-                      lock.runWithLock(
-                          key,
-                          h -> {
-                            if (inside.incrementAndGet() != 1) {
-                              overlaps.incrementAndGet();
-                            }
-                            tokens.add(h.fencingToken());
-                            inside.decrementAndGet();
-                          });
-                      done++;
-                    } catch (LockNotAcquiredException e) {
-                      busy.incrementAndGet(); // the retry budget ran out: try again
-                    }
-                  }
-                  return null;
-                }));
-      }
-      for (Future<?> w : workers) {
-        w.get(120, TimeUnit.SECONDS);
-      }
-      assertThat(overlaps).hasValue(0);
-      assertThat(tokens).hasSize(2 * threadsPerInstance * rounds);
-      for (int i = 1; i < tokens.size(); i++) {
-        assertThat(tokens.get(i)).as("token of grant %d", i).isGreaterThan(tokens.get(i - 1));
-      }
-      assertThat(b1.releaseWaiters() + b2.releaseWaiters()).isZero();
-      System.out.println(
-          "[redis kernel exclusion] "
-              + tokens.size()
-              + " grants over 2 lock instances x "
-              + threadsPerInstance
-              + " threads, no overlap; retry budget exhausted "
-              + busy.get()
-              + " times");
-    } finally {
-      pool.shutdownNow();
-    }
+  @Override
+  protected LockBackend newBackend() {
+    return backend(redis.uri());
+  }
+
+  @Override
+  protected OptionalInt pendingWaits(LockBackend backend) {
+    return OptionalInt.of(((RedisLockBackend) backend).releaseWaiters());
+  }
+
+  @Override
+  protected int threadsPerInstance() {
+    return 4;
+  }
+
+  @Override
+  protected int rounds() {
+    return 15;
   }
 
   @Test
