@@ -16,7 +16,8 @@ if [ ! -x hostloom-azure/node_modules/.bin/azurite-blob ]; then
   echo "benchmarks: installing Azurite with npm ci (hostloom-azure/package-lock.json)"
   npm ci --prefix hostloom-azure --no-audit --no-fund --loglevel=error
 fi
-# tests and format checks belong to the normal build; the benchmark build only compiles
-./mvnw -B -q -ntp -Pbenchmarks -pl benchmarks -am package -Dmaven.test.skip=true \
+# tests and format checks belong to the normal build; -DskipTests still compiles the tests, so the
+# backends' test-jars (their server launchers, used by the benchmarks) are packaged
+./mvnw -B -q -ntp -Pbenchmarks -pl benchmarks -am package -DskipTests \
   -Dspotless.check.skip=true
 exec java -jar benchmarks/target/benchmarks.jar --command="scripts/benchmarks.sh${*:+ $*}" "$@"

@@ -121,7 +121,7 @@ public final class AllocationProfile {
       }
       out.add(summarize(b, file, bytesPerOp));
     }
-    LocalServers.deleteTree(dir); // the recordings are tens of megabytes
+    WorkDir.delete(dir); // the recordings are tens of megabytes
     return out;
   }
 

@@ -63,7 +63,6 @@ public final class BenchmarkMain {
     run.started = Instant.now();
     run.loadAtStart = Machine.loadAverage();
     run.machine = Machine.describe();
-    Path work = Files.createTempDirectory("hostloom-bench");
     if (parts.contains("kernel")) {
       log("kernel: JMH");
       run.kernel = KernelOverhead.run(quick);
@@ -72,21 +71,19 @@ public final class BenchmarkMain {
     }
     if (parts.contains("redis")) {
       log("redis: side by side");
-      run.redis = RedisSideBySide.run(quick ? RedisPlan.quick() : RedisPlan.full(), work);
+      run.redis = RedisSideBySide.run(quick ? RedisPlan.quick() : RedisPlan.full());
     }
     if (parts.contains("faces")) {
       log("faces: Azure and PostgreSQL");
       List<String> failures = new ArrayList<>();
       run.faces =
-          StorageFaces.run(
-              quick ? StorageFaces.Plan.quick() : StorageFaces.Plan.full(), work, failures);
+          StorageFaces.run(quick ? StorageFaces.Plan.quick() : StorageFaces.Plan.full(), failures);
       run.notes.addAll(failures);
     }
     run.loadAtEnd = Machine.loadAverage();
     run.elapsed = Duration.between(run.started, Instant.now());
     Files.createDirectories(out);
     Report.write(run, out.resolve("benchmarks.md"), out.resolve("benchmarks.png"));
-    LocalServers.deleteTree(work);
     log("wrote " + out.resolve("benchmarks.md") + " and " + out.resolve("benchmarks.png"));
     System.exit(0);
   }

@@ -213,6 +213,22 @@ public final class Azurite {
     return port;
   }
 
+  /**
+   * The installed Azurite's version, from {@code node_modules/azurite/package.json} next to the
+   * executable's {@code .bin}, or "unknown".
+   */
+  String version() {
+    Path pkg = executable.toAbsolutePath().getParent().getParent().resolve("azurite/package.json");
+    try {
+      String json = Files.readString(pkg, StandardCharsets.UTF_8);
+      int key = json.indexOf("\"version\"");
+      int open = json.indexOf('"', json.indexOf(':', key) + 1);
+      return json.substring(open + 1, json.indexOf('"', open + 1));
+    } catch (IOException | RuntimeException e) {
+      return "unknown";
+    }
+  }
+
   String endpoint() {
     return "http://127.0.0.1:" + port + "/" + ACCOUNT;
   }

@@ -69,6 +69,16 @@ public final class AzuriteTestServer implements AutoCloseable {
     return azurite.port();
   }
 
+  /** The installed Azurite's version (its npm package's), or "unknown". */
+  public String version() {
+    return azurite.version();
+  }
+
+  /** A connection string for the service on its own loopback port. */
+  public String connectionString() {
+    return azurite.connectionString();
+  }
+
   /** A connection string for the service, with its blob endpoint at {@code host:port}. */
   public String connectionString(String host, int port) {
     return azurite.connectionString().replace("127.0.0.1:" + azurite.port(), host + ":" + port);

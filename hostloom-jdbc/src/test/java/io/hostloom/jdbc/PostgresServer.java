@@ -126,6 +126,24 @@ final class PostgresServer implements AutoCloseable {
     return port;
   }
 
+  /** The server's version, e.g. {@code 14.10}, from {@code postgres --version}, or "unknown". */
+  String version() {
+    try {
+      Process p =
+          new ProcessBuilder(bin.resolve("postgres").toString(), "--version")
+              .redirectErrorStream(true)
+              .start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+      p.waitFor(10, TimeUnit.SECONDS);
+      return out.substring(out.lastIndexOf(' ') + 1);
+    } catch (IOException e) {
+      return "unknown";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "unknown";
+    }
+  }
+
   String jdbcUrl(String database) {
     return "jdbc:postgresql://127.0.0.1:" + port + "/" + database;
   }

@@ -30,6 +30,11 @@ public final class PostgresTestServer implements AutoCloseable {
     return server.port();
   }
 
+  /** The server's version, e.g. {@code 14.10}, or "unknown". */
+  public String version() {
+    return server.version();
+  }
+
   /** The JDBC URL of {@code database} (user {@code postgres}, no password). */
   public String jdbcUrl(String database) {
     return server.jdbcUrl(database) + "?user=postgres";

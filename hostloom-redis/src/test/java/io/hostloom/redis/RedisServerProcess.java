@@ -66,8 +66,8 @@ public final class RedisServerProcess implements AutoCloseable {
     return shared;
   }
 
-  /** A new server on a new free port; the caller closes it. */
-  static RedisServerProcess startNew() {
+  /** A new server on a new free port; the caller closes it (public for the benchmarks). */
+  public static RedisServerProcess startNew() {
     RedisServerProcess p = new RedisServerProcess(findBinary(), freePort(), false, 0);
     p.start();
     return p;
@@ -138,8 +138,28 @@ public final class RedisServerProcess implements AutoCloseable {
     return p;
   }
 
-  int port() {
+  public int port() {
     return port;
+  }
+
+  /** The server's version from {@code redis-server --version} ({@code v=...}), or "unknown". */
+  public String version() {
+    try {
+      Process p = new ProcessBuilder(binary, "--version").redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      p.waitFor(10, TimeUnit.SECONDS);
+      for (String part : Pattern.compile("\\s+").split(out, -1)) {
+        if (part.startsWith("v=")) {
+          return part.substring(2);
+        }
+      }
+      return out.trim();
+    } catch (IOException e) {
+      return "unknown";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "unknown";
+    }
   }
 
   /** The process id of the running server, to send it signals. */

@@ -4,10 +4,11 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.hostloom.azure.AzureBlobLockBackend;
 import io.hostloom.azure.AzureWopiLocks;
+import io.hostloom.azure.AzuriteTestServer;
 import io.hostloom.benchmarks.Latency;
 import io.hostloom.jdbc.JdbcLockBackend;
+import io.hostloom.jdbc.PostgresTestServer;
 import io.hostloom.wopi.WopiLockProvider;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -23,6 +24,8 @@ import org.HdrHistogram.Histogram;
  */
 public final class StorageFaces {
   private StorageFaces() {}
+
+  private static final String AZURITE_PROPERTY = "hostloom.azurite.blob";
 
   /** The timed operations, in the order of one sample. */
   public enum Op {
@@ -79,10 +82,10 @@ public final class StorageFaces {
     }
   }
 
-  public static List<BackendResult> run(Plan plan, Path workDir, List<String> failures) {
+  public static List<BackendResult> run(Plan plan, List<String> failures) {
     List<BackendResult> out = new ArrayList<>();
     try {
-      out.add(azure(plan, workDir));
+      out.add(azure(plan));
     } catch (Exception | LinkageError e) {
       failures.add("Azure (Azurite) not measured: " + e);
       log("Azure failed: " + e);
@@ -96,8 +99,12 @@ public final class StorageFaces {
     return out;
   }
 
-  private static BackendResult azure(Plan plan, Path workDir) throws Exception {
-    try (AzuriteProcess azurite = AzuriteProcess.start(workDir)) {
+  private static BackendResult azure(Plan plan) throws Exception {
+    // the Azure module's launcher looks under its own directory by default; this runs from the root
+    if (System.getProperty(AZURITE_PROPERTY) == null) {
+      System.setProperty(AZURITE_PROPERTY, "hostloom-azure/node_modules/.bin/azurite-blob");
+    }
+    try (AzuriteTestServer azurite = AzuriteTestServer.startNew()) {
       Duration timeout = Duration.ofSeconds(5);
       CountingPolicy counter = new CountingPolicy();
       AzureBlobLockBackend kernel =
@@ -128,7 +135,7 @@ public final class StorageFaces {
   }
 
   private static BackendResult postgres(Plan plan) throws Exception {
-    try (PostgresProcess pg = PostgresProcess.start();
+    try (PostgresTestServer pg = PostgresTestServer.startNew("bench", false);
         HikariDataSource hostloomPool = pool(pg, "bench-hostloom");
         HikariDataSource rawPool = pool(pg, "bench-raw")) {
       CountingDataSource counted = new CountingDataSource(hostloomPool);
@@ -150,9 +157,9 @@ public final class StorageFaces {
     }
   }
 
-  private static HikariDataSource pool(PostgresProcess pg, String name) {
+  private static HikariDataSource pool(PostgresTestServer pg, String name) {
     HikariConfig c = new HikariConfig();
-    c.setJdbcUrl(pg.jdbcUrl());
+    c.setJdbcUrl(pg.jdbcUrl("postgres"));
     c.setUsername("postgres");
     c.setMaximumPoolSize(4);
     c.setMinimumIdle(4);

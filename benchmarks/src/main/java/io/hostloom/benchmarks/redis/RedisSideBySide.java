@@ -1,9 +1,8 @@
 package io.hostloom.benchmarks.redis;
 
 import io.hostloom.benchmarks.Latency;
-import io.hostloom.benchmarks.LocalServers;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.hostloom.benchmarks.Pause;
+import io.hostloom.redis.RedisServerProcess;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,9 +36,7 @@ public final class RedisSideBySide {
   public static void main(String[] args) throws Exception {
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     boolean quick = List.of(args).contains("--quick");
-    Path work = Files.createTempDirectory("hl-redis");
-    Report r = run(quick ? RedisPlan.quick() : RedisPlan.full(), work);
-    LocalServers.deleteTree(work);
+    Report r = run(quick ? RedisPlan.quick() : RedisPlan.full());
     for (PeerResult p : r.peers()) {
       System.out.printf(
           Locale.ROOT,
@@ -61,10 +58,13 @@ public final class RedisSideBySide {
     System.exit(0);
   }
 
-  /** Starts Redis in {@code workDir}, runs every peer through {@code plan}, stops Redis. */
-  public static Report run(RedisPlan plan, Path workDir) throws Exception {
+  /**
+   * Starts Redis (the Redis module's test launcher), runs every peer through {@code plan}, stops
+   * Redis.
+   */
+  public static Report run(RedisPlan plan) throws Exception {
     long t0 = System.nanoTime();
-    try (RedisServer server = RedisServer.start(workDir)) {
+    try (RedisServerProcess server = RedisServerProcess.startNew()) {
       ClientSettings s = ClientSettings.standard("127.0.0.1", server.port());
       List<LockPeer> peers = new ArrayList<>();
       try {
@@ -122,10 +122,10 @@ public final class RedisSideBySide {
       java.util.Set<String> sent;
       Workloads.uncontended(p, key, 5, Duration.ofSeconds(10), SINK);
       try (RedisMonitor m = new RedisMonitor(s.host(), s.port())) {
-        LocalServers.sleep(100);
+        Pause.millis(100);
         Histogram h = Latency.newHistogram();
         Workloads.uncontended(p, key, cycles, Duration.ofSeconds(10), h);
-        LocalServers.sleep(300);
+        Pause.millis(300);
         PeerResult r = results.get(i);
         r.clientCommands = m.clientPerCycle(h.getTotalCount());
         r.scriptCommands = m.scriptPerCycle(h.getTotalCount());

@@ -1,6 +1,6 @@
 package io.hostloom.benchmarks.redis;
 
-import io.hostloom.benchmarks.LocalServers;
+import io.hostloom.benchmarks.Pause;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockNotAcquiredException;
@@ -162,7 +162,7 @@ public final class WakeupScaling {
           lock.acquireAsync(
               key + ":warm", LockOptions.builder().maxWait(Duration.ofSeconds(5)).build());
       w.join().close();
-      LocalServers.sleep(300);
+      Pause.millis(300);
     }
 
     void start(long start, long end) {
@@ -179,7 +179,7 @@ public final class WakeupScaling {
                       if (now >= start && now < end) {
                         grants.add(now);
                       }
-                      LocalServers.sleep(HOLD.toMillis());
+                      Pause.millis(HOLD.toMillis());
                     } catch (LockNotAcquiredException e) {
                       // ran out of steps: compete again
                     } catch (RuntimeException e) {
@@ -187,7 +187,7 @@ public final class WakeupScaling {
                         return;
                       }
                     }
-                    LocalServers.sleep(REST.toMillis());
+                    Pause.millis(REST.toMillis());
                   }
                 });
         t.setDaemon(true);
@@ -242,7 +242,7 @@ public final class WakeupScaling {
       LockHandle held = holder.acquire(key);
       CompletableFuture<LockHandle> waiting =
           waiter.acquireAsync(key, LockOptions.builder().maxWait(Duration.ofSeconds(10)).build());
-      LocalServers.sleep(120);
+      Pause.millis(120);
       long released = System.nanoTime();
       held.close();
       try (LockHandle h = waiting.get(15, TimeUnit.SECONDS)) {
@@ -265,10 +265,10 @@ public final class WakeupScaling {
       batches(keys, i -> b.acquire(prefix + i, "owner-" + i, "", Duration.ofMinutes(10)));
       long m1 = usedMemory(cmd);
       batches(keys, i -> b.release(prefix + i, "owner-" + i));
-      LocalServers.sleep(3500); // the releases' done keys (2 x command timeout + 1 s) expire
+      Pause.millis(3500); // the releases' done keys (2 x command timeout + 1 s) expire
       // left: one fence counter per key; wait for active expiry to reclaim the done keys
       for (int i = 0; i < 50 && cmd.dbsize() - k0 > keys; i++) {
-        LocalServers.sleep(200);
+        Pause.millis(200);
       }
       long m2 = usedMemory(cmd);
       return new double[] {(m1 - m0) / (double) keys, (m2 - m0) / (double) keys};
@@ -301,7 +301,7 @@ public final class WakeupScaling {
   private static void sleepUntil(long epochMillis) {
     long left = epochMillis - System.currentTimeMillis();
     if (left > 0) {
-      LocalServers.sleep(left);
+      Pause.millis(left);
     }
   }
 
