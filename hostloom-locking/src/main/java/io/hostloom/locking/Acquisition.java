@@ -279,10 +279,11 @@ final class Acquisition<R> implements Runnable {
     boolean refused = error == null && !o.granted();
     boolean abandoned;
     synchronized (this) {
+      // current stays a until the acquisition is done or the refusal is decided below: while it is
+      // set, neither the step's timer nor a signal sends another attempt for this owner (the
+      // backend would answer it as a same-owner re-acquire: a second hold with the same token,
+      // whose orphan release frees this grant)
       abandoned = a.isAbandoned();
-      if (current == a && !refused) {
-        current = null; // a refusal keeps it until the decision below, so no step ends meanwhile
-      }
     }
     if (abandoned) {
       a.afterAbandon(o, error);
@@ -474,6 +475,9 @@ final class Acquisition<R> implements Runnable {
       late = done;
       if (!late) {
         done = true;
+        if (current == a) {
+          current = null;
+        }
         cancelTimersLocked();
         s = takeSignalLocked();
       }
