@@ -17,7 +17,7 @@ import java.util.Set;
  * Runs every benchmark and writes {@code docs/benchmarks.md} and {@code docs/benchmarks.png}.
  *
  * <pre>
- * java -jar benchmarks/target/benchmarks.jar [--quick] [--only=kernel,redis,faces] [--out=docs]
+ * java -jar benchmarks/target/benchmarks.jar [--quick] [--only=kernel,redis,faces,scaling] [--out=docs]
  *     [--max-load=2.5] [--max-load-wait=3600] [--command="the command line, for the report"]
  * </pre>
  *
@@ -32,7 +32,7 @@ public final class BenchmarkMain {
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     System.setProperty("java.awt.headless", "true");
     boolean quick = false;
-    Set<String> parts = new LinkedHashSet<>(List.of("kernel", "redis", "faces"));
+    Set<String> parts = new LinkedHashSet<>(List.of("kernel", "redis", "faces", "scaling"));
     Path out = Path.of("docs");
     double maxLoad = Double.NaN;
     long maxLoadWait = 3600;
@@ -79,6 +79,10 @@ public final class BenchmarkMain {
       run.faces =
           StorageFaces.run(quick ? StorageFaces.Plan.quick() : StorageFaces.Plan.full(), failures);
       run.notes.addAll(failures);
+    }
+    if (parts.contains("scaling")) {
+      log("scaling: held handles, PostgreSQL rows");
+      run.scaling = Scaling.run(quick);
     }
     run.loadAtEnd = Machine.loadAverage();
     run.elapsed = Duration.between(run.started, Instant.now());

@@ -37,6 +37,7 @@ final class Report {
     List<AllocationProfile.Profile> allocation;
     RedisSideBySide.Report redis;
     List<StorageFaces.BackendResult> faces;
+    Scaling.Result scaling;
     final List<String> notes = new ArrayList<>();
   }
 
@@ -52,6 +53,9 @@ final class Report {
     }
     if (run.faces != null) {
       faces(run.faces, md);
+    }
+    if (run.scaling != null) {
+      scaling(run, md);
     }
     method(md);
     Files.writeString(markdown, md.toString(), StandardCharsets.UTF_8);
@@ -208,8 +212,162 @@ final class Report {
             .append(" |\n");
       }
     }
+    if (run.scaling != null) {
+      scalingTarget(run.scaling, md);
+    }
     md.append('\n');
     why(run, md);
+  }
+
+  private static void scalingTarget(Scaling.Result s, StringBuilder md) {
+    List<String> growth = new ArrayList<>();
+    for (boolean autoExtend : new boolean[] {false, true}) {
+      List<Scaling.Handles> rows = rowsOf(s, autoExtend);
+      Scaling.Handles small = rows.get(0);
+      Scaling.Handles large = rows.get(rows.size() - 1);
+      String mode = autoExtend ? "auto-extend" : "no auto-extend";
+      growth.add(
+          mode
+              + ": heap "
+              + f0(small.heapBytesPerHandle())
+              + " → "
+              + f0(large.heapBytesPerHandle())
+              + " B per handle"
+              + (autoExtend
+                  ? ", timer CPU "
+                      + f1(small.timerCpuMicrosPerHandleSecond())
+                      + " → "
+                      + f1(large.timerCpuMicrosPerHandleSecond())
+                      + " µs per handle-second"
+                  : "")
+              + " from "
+              + small.handles()
+              + " to "
+              + large.handles()
+              + " handles");
+    }
+    boolean flat = superlinear(s).isEmpty();
+    md.append(
+            "| cost as work grows: a table of heap and timer CPU per held handle (1 k, 10 k, 100 k,"
+                + " with and without auto-extend), Redis memory per key, PostgreSQL rows and size"
+                + " after 100 k keys and what `purgeExpired` gives back; no superlinear growth | ")
+        .append(String.join("; ", growth))
+        .append(" (section 4) | ")
+        .append(flat ? "met" : "**missed**: " + String.join(", ", superlinear(s)))
+        .append(" |\n");
+  }
+
+  private static List<Scaling.Handles> rowsOf(Scaling.Result s, boolean autoExtend) {
+    List<Scaling.Handles> rows = new ArrayList<>();
+    for (Scaling.Handles h : s.handles()) {
+      if (h.autoExtend() == autoExtend) {
+        rows.add(h);
+      }
+    }
+    return rows;
+  }
+
+  /** Per-handle costs that grow by more than half from the smallest to the largest count. */
+  private static List<String> superlinear(Scaling.Result s) {
+    List<String> out = new ArrayList<>();
+    for (boolean autoExtend : new boolean[] {false, true}) {
+      List<Scaling.Handles> rows = rowsOf(s, autoExtend);
+      Scaling.Handles small = rows.get(0);
+      Scaling.Handles large = rows.get(rows.size() - 1);
+      String mode = autoExtend ? "auto-extend" : "no auto-extend";
+      if (large.heapBytesPerHandle() > 1.5 * small.heapBytesPerHandle()) {
+        out.add(mode + " heap per handle");
+      }
+      if (autoExtend
+          && large.timerCpuMicrosPerHandleSecond() > 1.5 * small.timerCpuMicrosPerHandleSecond()) {
+        out.add(mode + " timer CPU per handle");
+      }
+    }
+    return out;
+  }
+
+  private static void scaling(Run run, StringBuilder md) {
+    Scaling.Result s = run.scaling;
+    md.append("## 4. Cost as work grows\n\n")
+        .append("Handles held at once on one `DistributedLock` over the in-memory backend (so the")
+        .append(" figures are the kernel's own plus one in-memory record per key), after one")
+        .append(" unrecorded warm-up pass: heap is the used heap after three `System.gc()`")
+        .append(
+            " calls, after minus before acquiring, per handle; timer CPU is the CPU time of the")
+        .append(
+            " `hostloom-lock-timer` thread over a window with every handle held, per handle and")
+        .append(" second (with auto-extend it runs every extension, the in-memory backend's work")
+        .append(" included). Without auto-extend the lease is ")
+        .append(
+            "10 min (no timer fires in the window); with auto-extend it is 2 s, so each handle is extended about once a")
+        .append(" second.\n\n")
+        .append(
+            "| handles held | auto-extend | lease | heap per handle | timer CPU per handle-second"
+                + " | extensions per handle-second | lost in the window |\n"
+                + "|---|---|---|---|---|---|---|\n");
+    for (Scaling.Handles h : s.handles()) {
+      md.append("| ")
+          .append(String.format(Locale.ROOT, "%,d", h.handles()))
+          .append(" | ")
+          .append(h.autoExtend() ? "yes" : "no")
+          .append(" | ")
+          .append(
+              h.lease().toSeconds() >= 60
+                  ? h.lease().toMinutes() + " min"
+                  : h.lease().toSeconds() + " s")
+          .append(" | ")
+          .append(f0(h.heapBytesPerHandle()))
+          .append(" B | ")
+          .append(f1(h.timerCpuMicrosPerHandleSecond()))
+          .append(" µs | ")
+          .append(f1(h.extensionsPerHandleSecond()))
+          .append(" | ")
+          .append(h.lost())
+          .append(" |\n");
+    }
+    List<String> sup = superlinear(s);
+    md.append('\n')
+        .append(
+            sup.isEmpty()
+                ? "No per-handle cost grows by more than half from the smallest to the largest count:"
+                    + " heap and timer work are linear in the handles held (one timer per handle in"
+                    + " the clock's queue; the queue's O(log n) insert is the only non-constant"
+                    + " term).\n\n"
+                : "Grows faster than linearly: " + String.join(", ", sup) + ".\n\n");
+    if (run.redis != null && run.redis.wakeups() != null) {
+      WakeupScaling.Result w = run.redis.wakeups();
+      md.append("Redis (from section 2's server, ")
+          .append(String.format(Locale.ROOT, "%,d", w.keys()))
+          .append(" keys): ")
+          .append(f0(w.bytesPerHeldLock()))
+          .append(" B of `used_memory` per held lock, ")
+          .append(f0(w.bytesPerReleasedKey()))
+          .append(" B per released key (its fence counter).\n\n");
+    }
+    Scaling.Postgres p = s.postgres();
+    md.append("PostgreSQL (embedded, one `hostloom_locks` table): after ")
+        .append(String.format(Locale.ROOT, "%,d", p.keys()))
+        .append(" distinct keys each acquired and released once, the table has ")
+        .append(String.format(Locale.ROOT, "%,d", p.rows()))
+        .append(" rows and ")
+        .append(kib(p.tableBytes()))
+        .append(" (`pg_total_relation_size`, indexes included): a released row stays as the")
+        .append(" key's fence record. `purgeExpired(")
+        .append(p.purgeAge().toSeconds())
+        .append(" s)` (the backend's `minimumPurgeAge()` at a 1 s command timeout) deleted ")
+        .append(String.format(Locale.ROOT, "%,d", p.purged()))
+        .append(" rows, leaving ")
+        .append(String.format(Locale.ROOT, "%,d", p.rowsAfterPurge()))
+        .append(" rows in ")
+        .append(kib(p.tableBytesAfterPurge()))
+        .append("; after `VACUUM` the table takes ")
+        .append(kib(p.tableBytesAfterVacuum()))
+        .append(" (plain `VACUUM` makes the space reusable for new rows rather than returning it")
+        .append(" to the file system; `VACUUM FULL` would).\n\n");
+  }
+
+  private static String kib(long bytes) {
+    return String.format(Locale.ROOT, "%,d KiB", bytes / 1024);
   }
 
   private static void redisTargets(RedisSideBySide.Report r, StringBuilder md) {

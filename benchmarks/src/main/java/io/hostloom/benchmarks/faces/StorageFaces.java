@@ -157,7 +157,8 @@ public final class StorageFaces {
     }
   }
 
-  private static HikariDataSource pool(PostgresTestServer pg, String name) {
+  /** A pool of 4 connections to {@code pg}'s postgres database, as every face uses. */
+  public static HikariDataSource pool(PostgresTestServer pg, String name) {
     HikariConfig c = new HikariConfig();
     c.setJdbcUrl(pg.jdbcUrl("postgres"));
     c.setUsername("postgres");
