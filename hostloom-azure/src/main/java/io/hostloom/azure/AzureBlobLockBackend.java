@@ -10,15 +10,12 @@ import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.azure.storage.blob.BlobServiceVersion;
 import com.azure.storage.common.policy.RequestRetryOptions;
 import com.azure.storage.common.policy.RetryPolicyType;
-import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.BackendHealth;
 import io.hostloom.locking.spi.BackendHealthProbe;
-import io.hostloom.locking.spi.ExtendOutcome;
-import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.LosslessUtf8;
-import io.hostloom.locking.spi.ReleaseOutcome;
-import io.hostloom.locking.spi.ReplaceOutcome;
+import io.hostloom.locking.spi.support.BackendArguments;
+import io.hostloom.locking.spi.support.DelegatingLockBackend;
 import io.hostloom.locking.spi.support.VersionedRecordLockBackend;
 import io.hostloom.wopi.WopiLockComparer;
 import java.net.URI;
@@ -30,7 +27,6 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
 import reactor.core.publisher.Mono;
@@ -100,7 +96,8 @@ import reactor.core.publisher.Mono;
  * encoded values would not fit is rejected with {@link IllegalArgumentException} before anything is
  * sent (printable ASCII costs a byte a character; other text about 4/3 of its UTF-8 bytes).
  */
-public final class AzureBlobLockBackend implements LockBackend, BackendHealthProbe {
+public final class AzureBlobLockBackend extends DelegatingLockBackend
+    implements BackendHealthProbe {
   /** The default container, the .NET provider's default too. */
   public static final String DEFAULT_CONTAINER_NAME = "wopi-locks";
 
@@ -191,31 +188,10 @@ public final class AzureBlobLockBackend implements LockBackend, BackendHealthPro
 
   // ------------------------------------------------------------------ operations
 
+  /** The five operations: the generic versioned-record backend over this module's blob store. */
   @Override
-  public CompletableFuture<AcquireOutcome> acquire(
-      String key, String owner, String data, Duration lease) {
-    return backend.acquire(key, owner, data, lease);
-  }
-
-  @Override
-  public CompletableFuture<ExtendOutcome> extend(String key, String owner, Duration lease) {
-    return backend.extend(key, owner, lease);
-  }
-
-  @Override
-  public CompletableFuture<ReleaseOutcome> release(String key, String owner) {
-    return backend.release(key, owner);
-  }
-
-  @Override
-  public CompletableFuture<ReplaceOutcome> replace(
-      String key, String expectedOwner, String newOwner, String newData, Duration lease) {
-    return backend.replace(key, expectedOwner, newOwner, newData, lease);
-  }
-
-  @Override
-  public CompletableFuture<Optional<LeaseRecord>> read(String key) {
-    return backend.read(key);
+  protected LockBackend delegate() {
+    return backend;
   }
 
   /**
@@ -371,7 +347,7 @@ public final class AzureBlobLockBackend implements LockBackend, BackendHealthPro
      * @throws IllegalArgumentException when not positive
      */
     public Builder commandTimeout(Duration commandTimeout) {
-      this.commandTimeout = positive(commandTimeout, "commandTimeout");
+      this.commandTimeout = BackendArguments.positive("commandTimeout", commandTimeout);
       return this;
     }
 
@@ -382,7 +358,7 @@ public final class AzureBlobLockBackend implements LockBackend, BackendHealthPro
      * @throws IllegalArgumentException when not positive
      */
     public Builder healthTimeout(Duration healthTimeout) {
-      this.healthTimeout = positive(healthTimeout, "healthTimeout");
+      this.healthTimeout = BackendArguments.positive("healthTimeout", healthTimeout);
       return this;
     }
 
@@ -399,7 +375,7 @@ public final class AzureBlobLockBackend implements LockBackend, BackendHealthPro
      * @throws IllegalArgumentException when not positive
      */
     public Builder unleasedClaimGrace(Duration unleasedClaimGrace) {
-      this.unleasedClaimGrace = positive(unleasedClaimGrace, "unleasedClaimGrace");
+      this.unleasedClaimGrace = BackendArguments.positive("unleasedClaimGrace", unleasedClaimGrace);
       return this;
     }
 
@@ -421,7 +397,7 @@ public final class AzureBlobLockBackend implements LockBackend, BackendHealthPro
      * @throws IllegalArgumentException when not positive
      */
     public Builder wopiExpiry(Duration wopiExpiry) {
-      this.wopiExpiry = positive(wopiExpiry, "wopiExpiry");
+      this.wopiExpiry = BackendArguments.positive("wopiExpiry", wopiExpiry);
       return this;
     }
 
@@ -511,14 +487,6 @@ public final class AzureBlobLockBackend implements LockBackend, BackendHealthPro
       return derived.compareTo(DEFAULT_UNLEASED_CLAIM_GRACE) > 0
           ? derived
           : DEFAULT_UNLEASED_CLAIM_GRACE;
-    }
-
-    private static Duration positive(Duration d, String name) {
-      Objects.requireNonNull(d, name);
-      if (d.isNegative() || d.isZero()) {
-        throw new IllegalArgumentException(name + " must be positive but was " + d);
-      }
-      return d;
     }
   }
 }

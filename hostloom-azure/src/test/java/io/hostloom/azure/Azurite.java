@@ -5,10 +5,10 @@ import com.azure.storage.blob.BlobServiceClient;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.azure.storage.common.policy.RequestRetryOptions;
 import com.azure.storage.common.policy.RetryPolicyType;
-import io.hostloom.testkit.TestTiming;
+import io.hostloom.testkit.server.ServerProcess;
+import io.hostloom.testkit.server.SharedServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A real Azurite blob service, in memory, started from the npm package pinned in this module
@@ -45,29 +44,26 @@ public final class Azurite {
           + EXECUTABLE_PROPERTY
           + "=/path/to/azurite-blob";
 
-  private static Azurite shared;
+  private static final SharedServer<Azurite> SHARED =
+      new SharedServer<>("azurite", Azurite::startShared, Azurite::stop);
 
   private final Path executable;
   private final int port;
   private final Path log;
   private final boolean owned;
-  private Process process;
+  private final ServerProcess process;
 
   private Azurite(Path executable, int port, boolean owned) {
     this.executable = executable;
     this.port = port;
     this.log = Path.of("target", "azurite", "azurite-" + port + ".log");
     this.owned = owned;
+    this.process = new ServerProcess("Azurite", log, Duration.ofSeconds(30));
   }
 
   /** The shared server, started on first use. */
-  public static synchronized Azurite shared() {
-    if (shared == null) {
-      shared = startShared();
-      Azurite s = shared;
-      Runtime.getRuntime().addShutdownHook(new Thread(s::stop, "azurite-stop"));
-    }
-    return shared;
+  public static Azurite shared() {
+    return SHARED.get();
   }
 
   /**
@@ -101,7 +97,7 @@ public final class Azurite {
   /** Starts an owned server again on its port, empty; returns once it listens. */
   synchronized void start() {
     requireOwned();
-    if (process != null && process.isAlive()) {
+    if (process.running()) {
       throw new IllegalStateException("Azurite on port " + port + " is running");
     }
     launch();
@@ -110,96 +106,49 @@ public final class Azurite {
   private void launch() {
     try {
       Path dir = Files.createDirectories(log.getParent());
-      Process p =
-          new ProcessBuilder(
-                  List.of(
-                      executable.toAbsolutePath().toString(),
-                      "--blobHost",
-                      "127.0.0.1",
-                      "--blobPort",
-                      Integer.toString(port),
-                      "--inMemoryPersistence",
-                      "--disableTelemetry",
-                      "--skipApiVersionCheck",
-                      "--silent"))
-              .directory(dir.toFile()) // anything Azurite writes stays under target/
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-              .start();
-      process = p;
-      awaitListening(p);
+      process.launch(
+          List.of(
+              executable.toAbsolutePath().toString(),
+              "--blobHost",
+              "127.0.0.1",
+              "--blobPort",
+              Integer.toString(port),
+              "--inMemoryPersistence",
+              "--disableTelemetry",
+              "--skipApiVersionCheck",
+              "--silent"),
+          dir); // anything Azurite writes stays under target/
     } catch (IOException e) {
       throw new IllegalStateException(
           INSTALL_HINT + " (starting " + executable + " failed: " + e.getMessage() + ")", e);
     }
+    process.awaitReady("listen on 127.0.0.1:" + port, Duration.ofSeconds(30), this::listening);
   }
 
-  private void awaitListening(Process starting) {
-    TestTiming.await(
-        "Azurite listens on 127.0.0.1:" + port,
-        () -> {
-          if (!starting.isAlive()) {
-            throw new IllegalStateException(
-                "Azurite exited with "
-                    + starting.exitValue()
-                    + ": "
-                    + logTail()
-                    + "; "
-                    + INSTALL_HINT);
-          }
-          try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", port), 200);
-            return true;
-          } catch (IOException notYet) {
-            return false;
-          }
-        },
-        Duration.ofSeconds(30));
-  }
-
-  private String logTail() {
-    try {
-      String text = Files.readString(log, StandardCharsets.UTF_8);
-      return text.length() > 2000 ? text.substring(text.length() - 2000) : text;
-    } catch (IOException e) {
-      return "(no log)";
+  private boolean listening() {
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress("127.0.0.1", port), 200);
+      return true;
+    } catch (IOException notYet) {
+      return false;
     }
   }
 
   /** SIGTERM; returns once the process has exited. */
   synchronized void stop() {
-    end(false);
+    process.stop();
   }
 
   /** SIGKILL of an owned server; returns once the process has exited. */
   synchronized void kill() {
     requireOwned();
-    end(true);
-  }
-
-  private void end(boolean kill) {
-    if (process == null) {
-      return;
-    }
-    if (kill) {
-      process.destroyForcibly();
-    } else {
-      process.destroy();
-    }
-    try {
-      if (!process.waitFor(30, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while stopping Azurite on port " + port, e);
-    }
+    process.kill();
   }
 
   /** Stops an owned server for good; the shared one stays up until the JVM exits. */
   synchronized void close() {
     if (owned) {
-      end(false);
+      process.stop();
     }
   }
 
@@ -282,10 +231,6 @@ public final class Azurite {
 
   /** A loopback port nobody listens on right now. */
   static int freePort() {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new IllegalStateException("no free port", e);
-    }
+    return ServerProcess.freePort();
   }
 }

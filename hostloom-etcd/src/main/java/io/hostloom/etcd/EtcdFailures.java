@@ -4,8 +4,7 @@ import io.etcd.jetcd.common.exception.EtcdException;
 import io.grpc.Status;
 import io.hostloom.locking.LockFailureKind;
 import io.hostloom.locking.spi.LockBackendException;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
+import io.hostloom.locking.spi.support.AsyncFailures;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -73,11 +72,6 @@ final class EtcdFailures {
   }
 
   static Throwable unwrap(Throwable t) {
-    Throwable c = t;
-    while ((c instanceof CompletionException || c instanceof ExecutionException)
-        && c.getCause() != null) {
-      c = c.getCause();
-    }
-    return c;
+    return AsyncFailures.unwrap(t);
   }
 }

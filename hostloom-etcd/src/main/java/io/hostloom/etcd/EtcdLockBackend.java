@@ -522,14 +522,6 @@ public final class EtcdLockBackend
     return Math.min(LeaseRounding.ceilSeconds(lease), MAX_TTL_SECONDS);
   }
 
-  private static Duration positive(Duration value, String name) {
-    Objects.requireNonNull(value, name);
-    if (value.isNegative() || value.isZero()) {
-      throw new IllegalArgumentException(name + " must be positive but was " + value);
-    }
-    return value;
-  }
-
   /** Builds an {@link EtcdLockBackend}. */
   public static final class Builder {
     private List<String> endpoints;
@@ -573,13 +565,13 @@ public final class EtcdLockBackend
 
     /** Bound on every operation; default {@link #DEFAULT_COMMAND_TIMEOUT}. */
     public Builder commandTimeout(Duration commandTimeout) {
-      this.commandTimeout = positive(commandTimeout, "commandTimeout");
+      this.commandTimeout = BackendArguments.positive("commandTimeout", commandTimeout);
       return this;
     }
 
     /** Bound on a health probe; default {@link #DEFAULT_HEALTH_TIMEOUT}. */
     public Builder healthTimeout(Duration healthTimeout) {
-      this.healthTimeout = positive(healthTimeout, "healthTimeout");
+      this.healthTimeout = BackendArguments.positive("healthTimeout", healthTimeout);
       return this;
     }
 

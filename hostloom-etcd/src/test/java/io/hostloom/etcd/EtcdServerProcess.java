@@ -1,13 +1,12 @@
 package io.hostloom.etcd;
 
-import io.hostloom.testkit.TestTiming;
-import java.io.File;
+import io.hostloom.testkit.server.ServerProcess;
+import io.hostloom.testkit.server.SharedServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,10 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -40,41 +36,36 @@ public final class EtcdServerProcess implements AutoCloseable {
           + " macOS: brew install etcd) or point -Dhostloom.etcd.server or ETCD_SERVER at an etcd"
           + " binary.";
 
-  private static EtcdServerProcess shared;
+  private static final SharedServer<EtcdServerProcess> SHARED =
+      new SharedServer<>("etcd", EtcdServerProcess::startNew, EtcdServerProcess::close);
 
   private final String binary;
   private final String name;
   private final int clientPort;
   private final int peerPort;
   private final Path dir;
-  private final Path logFile;
+  private final ServerProcess process;
   private String initialCluster;
   private String clusterToken;
-  private Process process;
 
   private EtcdServerProcess(String binary, String name) {
     this.binary = binary;
     this.name = name;
-    this.clientPort = freePort();
-    this.peerPort = freePort();
+    this.clientPort = ServerProcess.freePort();
+    this.peerPort = ServerProcess.freePort();
     try {
       this.dir = Files.createTempDirectory("hostloom-etcd-" + clientPort + "-");
-      this.logFile = dir.resolve("etcd.log");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    this.process = new ServerProcess("etcd", dir.resolve("etcd.log"), Duration.ofSeconds(10));
     this.initialCluster = name + "=" + peerUrl();
     this.clusterToken = "hostloom-test-" + clientPort;
   }
 
   /** The member shared by all tests of this JVM, started on first use. */
-  public static synchronized EtcdServerProcess shared() {
-    if (shared == null) {
-      shared = startNew();
-      EtcdServerProcess s = shared;
-      Runtime.getRuntime().addShutdownHook(new Thread(s::close, "etcd-stop"));
-    }
-    return shared;
+  public static EtcdServerProcess shared() {
+    return SHARED.get();
   }
 
   /** A new single-member cluster on new free ports; the caller closes it. */
@@ -132,7 +123,7 @@ public final class EtcdServerProcess implements AutoCloseable {
 
   /** Starts the member (again, after {@link #kill()} or {@link #stop()}); returns once healthy. */
   public synchronized void start() {
-    if (process != null && process.isAlive()) {
+    if (process.running()) {
       return;
     }
     launch();
@@ -168,32 +159,14 @@ public final class EtcdServerProcess implements AutoCloseable {
             "--log-level",
             "warn");
     try {
-      process =
-          new ProcessBuilder(cmd)
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
-              .start();
+      process.launch(cmd, null);
     } catch (IOException e) {
       throw new IllegalStateException(INSTALL_HINT + " (" + e.getMessage() + ")", e);
     }
   }
 
   private void awaitHealthy() {
-    long deadline = System.nanoTime() + TestTiming.scaled(Duration.ofSeconds(20)).toNanos();
-    while (System.nanoTime() < deadline) {
-      Process p;
-      synchronized (this) {
-        p = process;
-      }
-      if (!p.isAlive()) {
-        throw new IllegalStateException("etcd exited with " + p.exitValue() + ": " + log());
-      }
-      if (healthy()) {
-        return;
-      }
-      pause(50);
-    }
-    throw new IllegalStateException("etcd did not become healthy on " + endpoint() + ": " + log());
+    process.awaitReady("become healthy on " + endpoint(), Duration.ofSeconds(20), this::healthy);
   }
 
   /** Whether {@code GET /health} answers {@code "health":"true"} (a leader exists). */
@@ -213,93 +186,28 @@ public final class EtcdServerProcess implements AutoCloseable {
   }
 
   /** The process id of the running member, to send it signals. */
-  public synchronized long pid() {
+  public long pid() {
     return process.pid();
   }
 
   /** SIGKILL: the member vanishes; what it had fsynced survives in its data directory. */
-  public synchronized void kill() {
-    if (process != null) {
-      process.destroyForcibly();
-      waitFor();
-    }
+  public void kill() {
+    process.kill();
   }
 
   /** SIGTERM: the member shuts down cleanly. */
-  public synchronized void stop() {
-    if (process != null) {
-      process.destroy();
-      waitFor();
-    }
-  }
-
-  private void waitFor() {
-    try {
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private String log() {
-    try {
-      return Files.readString(logFile);
-    } catch (IOException e) {
-      return "(no log: " + e.getMessage() + ")";
-    }
+  public void stop() {
+    process.stop();
   }
 
   @Override
   public synchronized void close() {
     kill();
-    try (var files = Files.walk(dir)) {
-      files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-    } catch (IOException e) {
-      // a temp dir left behind is harmless
-    }
-  }
-
-  private static void pause(long millis) {
-    try {
-      Thread.sleep(millis); // waiting for an external process to come up, not for lock timing
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while starting etcd", e);
-    }
+    ServerProcess.deleteTree(dir);
   }
 
   private static String findBinary() {
-    String configured = System.getProperty("hostloom.etcd.server", System.getenv("ETCD_SERVER"));
-    if (configured != null && !configured.isBlank()) {
-      if (new File(configured).canExecute()) {
-        return configured;
-      }
-      throw new IllegalStateException(
-          configured + " (hostloom.etcd.server / ETCD_SERVER) is not executable. " + INSTALL_HINT);
-    }
-    if (new File("/usr/bin/etcd").canExecute()) {
-      return "/usr/bin/etcd";
-    }
-    String path = System.getenv("PATH");
-    if (path != null) {
-      for (String d : Pattern.compile(Pattern.quote(File.pathSeparator)).split(path, -1)) {
-        File f = new File(d, "etcd");
-        if (f.canExecute()) {
-          return f.getPath();
-        }
-      }
-    }
-    throw new IllegalStateException(INSTALL_HINT);
-  }
-
-  private static int freePort() {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      s.setReuseAddress(true);
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return ServerProcess.findExecutable(
+        "etcd", "hostloom.etcd.server", "ETCD_SERVER", INSTALL_HINT);
   }
 }

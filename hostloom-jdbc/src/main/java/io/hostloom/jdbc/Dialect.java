@@ -8,7 +8,9 @@ import io.hostloom.locking.spi.ReplaceOutcome;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -44,6 +46,39 @@ interface Dialect {
 
   /** Creates the table and sequence if missing, safe against concurrent starters. */
   void createTable(Connection c, int querySeconds) throws SQLException;
+
+  /**
+   * The answer of an acquire in both engines: one row, the holder after the statement as four
+   * columns from 1 (owner, data, token, micros left); {@code owner} holding it means granted.
+   */
+  static AcquireOutcome acquired(ResultSet rows, String owner) throws SQLException {
+    if (!rows.next()) {
+      throw new IllegalStateException("acquire returned no row");
+    }
+    if (rows.getString(1).equals(owner)) {
+      return AcquireOutcome.granted(rows.getLong(3));
+    }
+    return AcquireOutcome.held(record(rows, 1));
+  }
+
+  /** A read by {@code sql} with the key as its one parameter: a record from column 1, if any. */
+  static Call<Optional<LeaseRecord>> readCall(String sql, String key) {
+    return new Call<>(
+        sql,
+        s -> s.setString(1, key),
+        rows -> rows.next() ? Optional.of(record(rows, 1)) : Optional.empty());
+  }
+
+  /** Executes {@code statements} in order on one statement of {@code c}, each bounded. */
+  static void executeAll(Connection c, int querySeconds, List<String> statements)
+      throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.setQueryTimeout(querySeconds);
+      for (String statement : statements) {
+        s.execute(statement);
+      }
+    }
+  }
 
   /** A record from four columns starting at {@code first}: owner, data, token, micros left. */
   static LeaseRecord record(ResultSet rows, int first) throws SQLException {

@@ -479,11 +479,7 @@ public final class JdbcLockBackend
      * timeout, rounded up to whole seconds). Default {@link #DEFAULT_COMMAND_TIMEOUT}.
      */
     public Builder commandTimeout(Duration commandTimeout) {
-      Objects.requireNonNull(commandTimeout, "commandTimeout");
-      if (commandTimeout.isNegative() || commandTimeout.isZero()) {
-        throw new IllegalArgumentException(
-            "commandTimeout must be positive but was " + commandTimeout);
-      }
+      BackendArguments.positive("commandTimeout", commandTimeout);
       if (commandTimeout.compareTo(Duration.ofHours(1)) > 0) {
         throw new IllegalArgumentException(
             "commandTimeout must be at most PT1H but was " + commandTimeout);

@@ -7,7 +7,6 @@ import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReplaceOutcome;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.HexFormat;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
@@ -180,15 +179,7 @@ final class MariaDbDialect implements Dialect {
           s.setString(3, data);
           s.setLong(4, leaseMillis * 1000);
         },
-        rows -> {
-          if (!rows.next()) {
-            throw new IllegalStateException("acquire returned no row");
-          }
-          if (rows.getString(1).equals(owner)) {
-            return AcquireOutcome.granted(rows.getLong(3));
-          }
-          return AcquireOutcome.held(Dialect.record(rows, 1));
-        });
+        rows -> Dialect.acquired(rows, owner));
   }
 
   @Override
@@ -259,10 +250,7 @@ final class MariaDbDialect implements Dialect {
 
   @Override
   public Call<Optional<LeaseRecord>> read(String key) {
-    return new Call<>(
-        read,
-        s -> s.setString(1, key),
-        rows -> rows.next() ? Optional.of(Dialect.record(rows, 1)) : Optional.empty());
+    return Dialect.readCall(read, key);
   }
 
   @Override
@@ -297,12 +285,7 @@ final class MariaDbDialect implements Dialect {
    */
   @Override
   public void createTable(Connection c, int querySeconds) throws SQLException {
-    try (Statement s = c.createStatement()) {
-      s.setQueryTimeout(querySeconds);
-      for (String ddl : table.ddlStatements(SqlDialect.MARIADB)) {
-        s.execute(ddl);
-      }
-    }
+    Dialect.executeAll(c, querySeconds, table.ddlStatements(SqlDialect.MARIADB));
   }
 
   /**

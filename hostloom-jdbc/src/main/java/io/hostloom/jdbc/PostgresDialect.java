@@ -7,7 +7,8 @@ import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReplaceOutcome;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /** PostgreSQL: the statements of {@link LockStatements}, their parameters and their rows. */
@@ -35,15 +36,7 @@ final class PostgresDialect implements Dialect {
           s.setString(3, data);
           s.setLong(4, leaseMillis);
         },
-        rows -> {
-          if (!rows.next()) {
-            throw new IllegalStateException("acquire returned no row");
-          }
-          if (rows.getString(1).equals(owner)) {
-            return AcquireOutcome.granted(rows.getLong(3));
-          }
-          return AcquireOutcome.held(Dialect.record(rows, 1));
-        });
+        rows -> Dialect.acquired(rows, owner));
   }
 
   @Override
@@ -108,10 +101,7 @@ final class PostgresDialect implements Dialect {
 
   @Override
   public Call<Optional<LeaseRecord>> read(String key) {
-    return new Call<>(
-        sql.read,
-        s -> s.setString(1, key),
-        rows -> rows.next() ? Optional.of(Dialect.record(rows, 1)) : Optional.empty());
+    return Dialect.readCall(sql.read, key);
   }
 
   @Override
@@ -126,13 +116,10 @@ final class PostgresDialect implements Dialect {
 
   @Override
   public void createTable(Connection c, int querySeconds) throws SQLException {
-    try (Statement s = c.createStatement()) {
-      s.setQueryTimeout(querySeconds);
-      // a transaction-scoped lock: concurrent starters do not race on CREATE ... IF NOT EXISTS
-      s.execute("SELECT pg_advisory_xact_lock(hashtext('" + table.qualifiedTable() + "'))");
-      for (String ddl : table.ddlStatements()) {
-        s.execute(ddl);
-      }
-    }
+    List<String> statements = new ArrayList<>();
+    // a transaction-scoped lock: concurrent starters do not race on CREATE ... IF NOT EXISTS
+    statements.add("SELECT pg_advisory_xact_lock(hashtext('" + table.qualifiedTable() + "'))");
+    statements.addAll(table.ddlStatements());
+    Dialect.executeAll(c, querySeconds, statements);
   }
 }

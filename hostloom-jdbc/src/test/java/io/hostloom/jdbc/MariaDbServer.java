@@ -2,10 +2,9 @@ package io.hostloom.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.hostloom.testkit.server.ServerProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -15,7 +14,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -45,7 +43,7 @@ final class MariaDbServer implements AutoCloseable {
   private final int port;
   private final boolean durable;
   private final List<HikariDataSource> pools = new ArrayList<>();
-  private Process process;
+  private final ServerProcess process;
 
   private MariaDbServer(String name, boolean durable) {
     this.durable = durable;
@@ -54,10 +52,12 @@ final class MariaDbServer implements AutoCloseable {
       this.root = Files.createTempDirectory("hostloom-mariadb-" + name + "-");
       this.data = root.resolve("data");
       copy(initialized, data);
-      this.port = freePort();
+      this.port = ServerProcess.freePort();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    this.process =
+        new ServerProcess("mariadbd", root.resolve("stdout.log"), Duration.ofSeconds(60));
     start();
     Runtime.getRuntime().addShutdownHook(new Thread(this::close, "mariadb-" + name + "-stop"));
   }
@@ -84,7 +84,7 @@ final class MariaDbServer implements AutoCloseable {
   }
 
   synchronized void start() {
-    if (process != null && process.isAlive()) {
+    if (process.running()) {
       return;
     }
     List<String> command = new ArrayList<>();
@@ -107,61 +107,32 @@ final class MariaDbServer implements AutoCloseable {
       command.add("--user=root");
     }
     try {
-      process =
-          new ProcessBuilder(command)
-              .redirectErrorStream(true)
-              .redirectOutput(root.resolve("stdout.log").toFile())
-              .start();
+      process.launch(command, null);
     } catch (IOException e) {
       throw new IllegalStateException("cannot start mariadbd. " + HOW_TO_FIX, e);
     }
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (true) {
-      try (Connection c = DriverManager.getConnection(jdbcUrl(""))) {
-        return;
-      } catch (SQLException e) {
-        if (!process.isAlive() || System.nanoTime() > deadline) {
-          throw new IllegalStateException(
-              "mariadbd did not start on port "
-                  + port
-                  + " (see "
-                  + root
-                  + "/error.log). "
-                  + HOW_TO_FIX,
-              e);
-        }
-        sleep(50);
-      }
+    process.awaitReady(
+        "start on port " + port + " (see " + root + "/error.log). " + HOW_TO_FIX,
+        Duration.ofSeconds(60),
+        this::answers);
+  }
+
+  private boolean answers() {
+    try (Connection c = DriverManager.getConnection(jdbcUrl(""))) {
+      return true;
+    } catch (SQLException e) {
+      return false;
     }
   }
 
   /** A clean shutdown (SIGTERM: InnoDB flushes and exits). */
-  synchronized void stop() {
-    end(false);
+  void stop() {
+    process.stop();
   }
 
   /** kill -9: a crash; InnoDB recovers from its redo log at the next start. */
-  synchronized void kill() {
-    end(true);
-  }
-
-  private void end(boolean forcibly) {
-    if (process == null) {
-      return;
-    }
-    if (forcibly) {
-      process.destroyForcibly();
-    } else {
-      process.destroy();
-    }
-    try {
-      if (!process.waitFor(60, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    process = null;
+  void kill() {
+    process.kill();
   }
 
   void createDatabase(String database) {
@@ -200,15 +171,15 @@ final class MariaDbServer implements AutoCloseable {
   public synchronized void close() {
     pools.forEach(HikariDataSource::close);
     pools.clear();
-    end(true);
-    deleteTree(root);
+    process.kill();
+    ServerProcess.deleteTree(root);
   }
 
   /** One mariadb-install-db run per JVM; every server starts from a copy. */
   private static synchronized Path template() throws IOException {
     if (template == null) {
       Path dir = Files.createTempDirectory("hostloom-mariadb-template-");
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(dir)));
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> ServerProcess.deleteTree(dir)));
       List<String> command = new ArrayList<>();
       command.add(binary("mariadb-install-db").toString());
       command.add("--no-defaults");
@@ -263,34 +234,11 @@ final class MariaDbServer implements AutoCloseable {
     return "root".equals(System.getProperty("user.name"));
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
-  }
-
   private static void copy(Path from, Path to) throws IOException {
     try (Stream<Path> files = Files.walk(from)) {
       for (Path source : files.toList()) {
         Files.copy(source, to.resolve(from.relativize(source)), StandardCopyOption.COPY_ATTRIBUTES);
       }
-    }
-  }
-
-  private static void deleteTree(Path dir) {
-    try (Stream<Path> files = Files.walk(dir)) {
-      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException | UncheckedIOException e) {
-      // best effort: a temp directory
-    }
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for mariadbd", e);
     }
   }
 }

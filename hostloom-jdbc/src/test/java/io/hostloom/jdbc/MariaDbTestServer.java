@@ -8,7 +8,7 @@ import java.sql.SQLException;
  * module's test-jar), so other modules' tests (the starter, the reliability scenarios) reuse it
  * instead of copying it. Lives in the fixture's package for that reason only.
  */
-public final class MariaDbTestServer implements AutoCloseable {
+public final class MariaDbTestServer implements JdbcTestServer {
   private final MariaDbServer server;
 
   private MariaDbTestServer(MariaDbServer server) {
@@ -25,24 +25,29 @@ public final class MariaDbTestServer implements AutoCloseable {
     return new MariaDbTestServer(MariaDbServer.startNew(name, durable));
   }
 
+  @Override
   public int port() {
     return server.port();
   }
 
   /** The JDBC URL of {@code database} (user {@code root}, no password). */
+  @Override
   public String jdbcUrl(String database) {
     return server.jdbcUrl(database);
   }
 
   /** Creates {@code database} unless it exists. */
+  @Override
   public void createDatabase(String database) {
     server.createDatabase(database);
   }
 
+  @Override
   public Connection connect(String database) throws SQLException {
     return server.connect(database);
   }
 
+  @Override
   public void start() {
     server.start();
   }

@@ -2,13 +2,12 @@ package io.hostloom.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.hostloom.testkit.server.ServerProcess;
 import io.zonky.test.db.postgres.embedded.DefaultPostgresBinaryResolver;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,13 +22,11 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
@@ -82,7 +79,7 @@ final class PostgresServer implements AutoCloseable {
             root.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(osUser);
         Files.setOwner(root, user);
       }
-      this.port = freePort();
+      this.port = ServerProcess.freePort();
       exec(
           List.of(
               bin.resolve("initdb").toString(),
@@ -243,11 +240,7 @@ final class PostgresServer implements AutoCloseable {
     } catch (RuntimeException e) {
       // best effort at shutdown
     }
-    try (Stream<Path> files = Files.walk(root)) {
-      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException | RuntimeException e) {
-      // best effort at shutdown
-    }
+    ServerProcess.deleteTree(root);
   }
 
   private void exec(List<String> command, Duration timeout) {
@@ -385,12 +378,6 @@ final class PostgresServer implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     return "nobody";
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
   }
 
   private static String sha256(byte[] bytes) {

@@ -9,7 +9,7 @@ import java.sql.SQLException;
  * provider, the WOPI host's two-instance test) reuse it instead of copying it. Lives in the
  * fixture's package for that reason only.
  */
-public final class PostgresTestServer implements AutoCloseable {
+public final class PostgresTestServer implements JdbcTestServer {
   private final PostgresServer server;
 
   private PostgresTestServer(PostgresServer server) {
@@ -26,6 +26,7 @@ public final class PostgresTestServer implements AutoCloseable {
     return new PostgresTestServer(PostgresServer.startNew(name, durable));
   }
 
+  @Override
   public int port() {
     return server.port();
   }
@@ -36,21 +37,25 @@ public final class PostgresTestServer implements AutoCloseable {
   }
 
   /** The JDBC URL of {@code database} (user {@code postgres}, no password). */
+  @Override
   public String jdbcUrl(String database) {
     return server.jdbcUrl(database) + "?user=postgres";
   }
 
   /** Creates {@code database} unless it exists. */
+  @Override
   public void createDatabase(String database) {
     server.createDatabase(database);
   }
 
   /** A plain connection to {@code database}. */
+  @Override
   public Connection connect(String database) throws SQLException {
     return server.connect(database);
   }
 
   /** Starts the server again on the same port and data directory. */
+  @Override
   public void start() {
     server.start();
   }

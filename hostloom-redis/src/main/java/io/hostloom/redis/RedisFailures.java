@@ -2,12 +2,11 @@ package io.hostloom.redis;
 
 import io.hostloom.locking.LockFailureKind;
 import io.hostloom.locking.spi.LockBackendException;
+import io.hostloom.locking.spi.support.AsyncFailures;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 import java.util.Set;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -62,11 +61,6 @@ final class RedisFailures {
   }
 
   static Throwable unwrap(Throwable t) {
-    Throwable c = t;
-    while ((c instanceof CompletionException || c instanceof ExecutionException)
-        && c.getCause() != null) {
-      c = c.getCause();
-    }
-    return c;
+    return AsyncFailures.unwrap(t);
   }
 }

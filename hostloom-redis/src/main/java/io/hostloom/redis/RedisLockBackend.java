@@ -518,7 +518,7 @@ public final class RedisLockBackend
      * @throws IllegalArgumentException when not positive
      */
     public Builder commandTimeout(Duration commandTimeout) {
-      this.commandTimeout = positive("commandTimeout", commandTimeout);
+      this.commandTimeout = BackendArguments.positive("commandTimeout", commandTimeout);
       return this;
     }
 
@@ -528,7 +528,7 @@ public final class RedisLockBackend
      * @throws IllegalArgumentException when not positive
      */
     public Builder healthTimeout(Duration healthTimeout) {
-      this.healthTimeout = positive("healthTimeout", healthTimeout);
+      this.healthTimeout = BackendArguments.positive("healthTimeout", healthTimeout);
       return this;
     }
 
@@ -540,7 +540,7 @@ public final class RedisLockBackend
      * @throws IllegalArgumentException when not positive
      */
     public Builder fenceRetention(Duration fenceRetention) {
-      this.fenceRetention = positive("fenceRetention", fenceRetention);
+      this.fenceRetention = BackendArguments.positive("fenceRetention", fenceRetention);
       return this;
     }
 
@@ -617,14 +617,6 @@ public final class RedisLockBackend
         return RedisConnections.of(client, uri, commandTimeout);
       }
       return RedisConnections.owned(uri, commandTimeout);
-    }
-
-    private static Duration positive(String name, Duration value) {
-      Objects.requireNonNull(value, name);
-      if (value.isNegative() || value.isZero()) {
-        throw new IllegalArgumentException(name + " must be positive but was " + value);
-      }
-      return value;
     }
   }
 }

@@ -1,12 +1,12 @@
 package io.hostloom.redis;
 
 import io.hostloom.testkit.TestTiming;
-import java.io.File;
+import io.hostloom.testkit.server.ServerProcess;
+import io.hostloom.testkit.server.SharedServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,15 +33,15 @@ public final class RedisServerProcess implements AutoCloseable {
           + " macOS: brew install redis) or point -Dhostloom.redis.server or REDIS_SERVER at a"
           + " redis-server or valkey-server binary.";
 
-  private static RedisServerProcess shared;
+  private static final SharedServer<RedisServerProcess> SHARED =
+      new SharedServer<>("redis-server", RedisServerProcess::startNew, RedisServerProcess::close);
 
   private final String binary;
   private final int port;
   private final boolean cluster;
   private final int sentinelOf; // the monitored primary's port when this is a sentinel, else 0
   private final Path dir;
-  private final Path logFile;
-  private Process process;
+  private final ServerProcess process;
 
   private RedisServerProcess(String binary, int port, boolean cluster, int sentinelOf) {
     this.binary = binary;
@@ -50,20 +50,16 @@ public final class RedisServerProcess implements AutoCloseable {
     this.sentinelOf = sentinelOf;
     try {
       this.dir = Files.createTempDirectory("hostloom-redis-" + port + "-");
-      this.logFile = dir.resolve("redis.log");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    this.process =
+        new ServerProcess("redis-server", dir.resolve("redis.log"), Duration.ofSeconds(10));
   }
 
   /** The server shared by all tests of this JVM, started on first use. */
-  public static synchronized RedisServerProcess shared() {
-    if (shared == null) {
-      shared = startNew();
-      RedisServerProcess s = shared;
-      Runtime.getRuntime().addShutdownHook(new Thread(s::close, "redis-server-stop"));
-    }
-    return shared;
+  public static RedisServerProcess shared() {
+    return SHARED.get();
   }
 
   /** A new server on a new free port; the caller closes it (public for the benchmarks). */
@@ -163,7 +159,7 @@ public final class RedisServerProcess implements AutoCloseable {
   }
 
   /** The process id of the running server, to send it signals. */
-  synchronized long pid() {
+  long pid() {
     return process.pid();
   }
 
@@ -173,7 +169,7 @@ public final class RedisServerProcess implements AutoCloseable {
 
   /** Starts the server on its port (again, after {@link #stop()}); returns once it answers. */
   synchronized void start() {
-    if (process != null && process.isAlive()) {
+    if (process.running()) {
       return;
     }
     List<String> cmd = new ArrayList<>();
@@ -209,42 +205,21 @@ public final class RedisServerProcess implements AutoCloseable {
       cmd.addAll(List.of("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"));
     }
     try {
-      process =
-          new ProcessBuilder(cmd)
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.to(logFile.toFile()))
-              .start();
+      process.launch(cmd, null);
     } catch (IOException e) {
       throw new IllegalStateException(INSTALL_HINT + " (" + e.getMessage() + ")", e);
     }
-    long deadline = System.nanoTime() + TestTiming.scaled(Duration.ofSeconds(10)).toNanos();
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
-        throw new IllegalStateException(
-            "redis-server exited with " + process.exitValue() + ": " + log());
-      }
-      if (answersPing()) {
-        return;
-      }
-      pause(20);
-    }
-    throw new IllegalStateException("redis-server did not answer on port " + port + ": " + log());
+    process.awaitReady("answer on port " + port, Duration.ofSeconds(10), this::answersPing);
   }
 
   /** Stops the server abruptly (SIGKILL): no shutdown, data without persistence is lost. */
-  synchronized void kill() {
-    if (process != null) {
-      process.destroyForcibly();
-      waitFor();
-    }
+  void kill() {
+    process.kill();
   }
 
   /** Stops the server (SIGTERM: it closes client connections and exits). */
-  synchronized void stop() {
-    if (process != null) {
-      process.destroy();
-      waitFor();
-    }
+  void stop() {
+    process.stop();
   }
 
   /** Sends one inline command and returns the raw reply (for tests that inspect the server). */
@@ -273,75 +248,18 @@ public final class RedisServerProcess implements AutoCloseable {
     }
   }
 
-  private void waitFor() {
-    try {
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private String log() {
-    try {
-      return Files.readString(logFile);
-    } catch (IOException e) {
-      return "(no log: " + e.getMessage() + ")";
-    }
-  }
-
   @Override
   public synchronized void close() {
     kill();
-    try (var files = Files.walk(dir)) {
-      files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-    } catch (IOException e) {
-      // a temp dir left behind is harmless
-    }
-  }
-
-  private static void pause(long millis) {
-    try {
-      Thread.sleep(millis); // waiting for an external process to come up, not for lock timing
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while starting redis-server", e);
-    }
+    ServerProcess.deleteTree(dir);
   }
 
   private static String findBinary() {
-    String configured = System.getProperty("hostloom.redis.server", System.getenv("REDIS_SERVER"));
-    if (configured != null && !configured.isBlank()) {
-      if (new File(configured).canExecute()) {
-        return configured;
-      }
-      throw new IllegalStateException(
-          configured
-              + " (hostloom.redis.server / REDIS_SERVER) is not executable. "
-              + INSTALL_HINT);
-    }
-    if (new File("/usr/bin/redis-server").canExecute()) {
-      return "/usr/bin/redis-server";
-    }
-    String path = System.getenv("PATH");
-    if (path != null) {
-      for (String dir : Pattern.compile(Pattern.quote(File.pathSeparator)).split(path, -1)) {
-        File f = new File(dir, "redis-server");
-        if (f.canExecute()) {
-          return f.getPath();
-        }
-      }
-    }
-    throw new IllegalStateException(INSTALL_HINT);
+    return ServerProcess.findExecutable(
+        "redis-server", "hostloom.redis.server", "REDIS_SERVER", INSTALL_HINT);
   }
 
   static int freePort() {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      s.setReuseAddress(true);
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return ServerProcess.freePort();
   }
 }

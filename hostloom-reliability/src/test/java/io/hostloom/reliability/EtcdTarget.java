@@ -5,37 +5,31 @@ import io.etcd.jetcd.Client;
 import io.etcd.jetcd.options.GetOption;
 import io.hostloom.etcd.EtcdKeyLayout;
 import io.hostloom.etcd.EtcdServerProcess;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A private single-member etcd from the etcd module's test fixture. A restart keeps every lease and
  * revision (etcd persists them), so grants outlive an outage and tokens keep increasing.
  */
-final class EtcdTarget implements RestartableTarget {
-  private final EtcdServerProcess server = EtcdServerProcess.startNew();
+final class EtcdTarget extends ServerTarget {
+  private final EtcdServerProcess server;
 
-  @Override
-  public String name() {
-    return "etcd";
+  EtcdTarget() {
+    this(EtcdServerProcess.startNew());
   }
 
-  @Override
-  public BackendSpec spec() {
-    return new BackendSpec("etcd", server.endpoint(), Duration.ofSeconds(2));
-  }
-
-  @Override
-  public InetSocketAddress endpoint() {
-    return new InetSocketAddress(InetAddress.getLoopbackAddress(), server.clientPort());
-  }
-
-  @Override
-  public BackendSpec specThrough(String host, int port) {
-    return spec().withAddress("http://" + host + ":" + port);
+  private EtcdTarget(EtcdServerProcess server) {
+    super(
+        "etcd",
+        "etcd",
+        server.endpoint(),
+        server.clientPort(),
+        server::start,
+        server::stop,
+        server::kill,
+        server::close);
+    this.server = server;
   }
 
   /** Keys under the backend's prefix (owner and data keys), counted by etcd itself. */
@@ -50,24 +44,5 @@ final class EtcdTarget implements RestartableTarget {
     } catch (Exception e) {
       throw new IllegalStateException("cannot count etcd keys", e);
     }
-  }
-
-  @Override
-  public void stopServer(boolean crash) {
-    if (crash) {
-      server.kill();
-    } else {
-      server.stop();
-    }
-  }
-
-  @Override
-  public void startServer() {
-    server.start();
-  }
-
-  @Override
-  public void close() {
-    server.close();
   }
 }

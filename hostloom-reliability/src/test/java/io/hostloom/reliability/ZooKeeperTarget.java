@@ -2,9 +2,6 @@ package io.hostloom.reliability;
 
 import io.hostloom.zookeeper.ZooKeeperLockBackend;
 import io.hostloom.zookeeper.ZooKeeperTestServer;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.time.Duration;
 
 /**
  * A private ZooKeeper server (embedded in the test JVM, its own data directory) from the ZooKeeper
@@ -12,46 +9,28 @@ import java.time.Duration;
  * leases and tokens survive the restart (a "crash" is the same stop: the embedded server cannot be
  * killed apart from this JVM; every acknowledged write is on disk either way).
  */
-final class ZooKeeperTarget implements RestartableTarget {
-  private final ZooKeeperTestServer server = ZooKeeperTestServer.startNew();
+final class ZooKeeperTarget extends ServerTarget {
+  private final ZooKeeperTestServer server;
 
-  @Override
-  public String name() {
-    return "ZooKeeper";
+  ZooKeeperTarget() {
+    this(ZooKeeperTestServer.startNew());
   }
 
-  @Override
-  public BackendSpec spec() {
-    return new BackendSpec("zookeeper", server.connectString(), Duration.ofSeconds(2));
-  }
-
-  @Override
-  public InetSocketAddress endpoint() {
-    return new InetSocketAddress(InetAddress.getLoopbackAddress(), server.port());
-  }
-
-  @Override
-  public BackendSpec specThrough(String host, int port) {
-    return spec().withAddress(host + ":" + port);
+  private ZooKeeperTarget(ZooKeeperTestServer server) {
+    super(
+        "ZooKeeper",
+        "zookeeper",
+        server.connectString(),
+        server.port(),
+        server::restart,
+        server::stop,
+        server::stop,
+        server::close);
+    this.server = server;
   }
 
   @Override
   public long storedRecords() {
     return server.childCount(ZooKeeperLockBackend.DEFAULT_ROOT + "/locks");
-  }
-
-  @Override
-  public void stopServer(boolean crash) {
-    server.stop();
-  }
-
-  @Override
-  public void startServer() {
-    server.restart();
-  }
-
-  @Override
-  public void close() {
-    server.close();
   }
 }

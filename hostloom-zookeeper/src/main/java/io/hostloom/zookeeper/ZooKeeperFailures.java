@@ -1,7 +1,6 @@
 package io.hostloom.zookeeper;
 
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
+import io.hostloom.locking.spi.support.AsyncFailures;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.KeeperException.Code;
 
@@ -28,11 +27,6 @@ final class ZooKeeperFailures {
   }
 
   static Throwable unwrap(Throwable t) {
-    Throwable c = t;
-    while ((c instanceof CompletionException || c instanceof ExecutionException)
-        && c.getCause() != null) {
-      c = c.getCause();
-    }
-    return c;
+    return AsyncFailures.unwrap(t);
   }
 }

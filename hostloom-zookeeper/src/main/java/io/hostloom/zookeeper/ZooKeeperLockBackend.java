@@ -1,21 +1,16 @@
 package io.hostloom.zookeeper;
 
-import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.BackendHealth;
 import io.hostloom.locking.spi.BackendHealthProbe;
-import io.hostloom.locking.spi.ExtendOutcome;
-import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
-import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReleaseSignal;
-import io.hostloom.locking.spi.ReplaceOutcome;
 import io.hostloom.locking.spi.support.BackendArguments;
+import io.hostloom.locking.spi.support.DelegatingLockBackend;
 import io.hostloom.locking.spi.support.SpiLimits;
 import io.hostloom.locking.spi.support.VersionedRecordLockBackend;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -45,11 +40,16 @@ import org.apache.zookeeper.common.PathUtils;
  * while the owner extends). zxids strictly increase over the ensemble's whole history, across
  * restarts and leader elections, for as long as its data directory is kept.
  *
+ * <p><b>Round trips</b> of the five operations (the generic {@link VersionedRecordLockBackend} over
+ * this module's store): acquire 1 for a key never locked and when held, 2 otherwise (read,
+ * conditional write); extend, release and replace 2 (read, conditional write; a release or replace
+ * announces itself in the write), 1 when refused; read 1.
+ *
  * <p>Every call completes within {@link Builder#commandTimeout}; failures carry a kind (see the
  * module README). {@link #close()} closes the session; leases stay on the server.
  */
-public final class ZooKeeperLockBackend
-    implements LockBackend, ReleaseSignal, BackendHealthProbe, AutoCloseable {
+public final class ZooKeeperLockBackend extends DelegatingLockBackend
+    implements ReleaseSignal, BackendHealthProbe, AutoCloseable {
   public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(5);
   public static final Duration DEFAULT_HEALTH_TIMEOUT = Duration.ofSeconds(2);
   public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(10);
@@ -115,36 +115,10 @@ public final class ZooKeeperLockBackend
 
   // ---------------------------------------------------------------- the five operations
 
-  /** Round trips: 1 for a key never locked and when held; 2 otherwise (read, conditional write). */
+  /** The five operations: the generic versioned-record backend over this module's store. */
   @Override
-  public CompletableFuture<AcquireOutcome> acquire(
-      String key, String owner, String data, Duration lease) {
-    return leases.acquire(key, owner, data, lease);
-  }
-
-  /** Round trips: 2 (read, conditional write); 1 when refused. */
-  @Override
-  public CompletableFuture<ExtendOutcome> extend(String key, String owner, Duration lease) {
-    return leases.extend(key, owner, lease);
-  }
-
-  /** Round trips: 2 (read, conditional write announcing the release); 1 when refused. */
-  @Override
-  public CompletableFuture<ReleaseOutcome> release(String key, String owner) {
-    return leases.release(key, owner);
-  }
-
-  /** Round trips: 2 (read, conditional write announcing the replace); 1 when refused. */
-  @Override
-  public CompletableFuture<ReplaceOutcome> replace(
-      String key, String expectedOwner, String newOwner, String newData, Duration lease) {
-    return leases.replace(key, expectedOwner, newOwner, newData, lease);
-  }
-
-  /** Round trips: 1. */
-  @Override
-  public CompletableFuture<Optional<LeaseRecord>> read(String key) {
-    return leases.read(key);
+  protected LockBackend delegate() {
+    return leases;
   }
 
   @Override
@@ -281,19 +255,19 @@ public final class ZooKeeperLockBackend
      * #DEFAULT_SESSION_TIMEOUT}. Leases do not depend on it; watches and the connection do.
      */
     public Builder sessionTimeout(Duration sessionTimeout) {
-      this.sessionTimeout = positive(sessionTimeout, "sessionTimeout");
+      this.sessionTimeout = BackendArguments.positive("sessionTimeout", sessionTimeout);
       return this;
     }
 
     /** Bound on every operation, waiting for a connection included. Default 5 s. */
     public Builder commandTimeout(Duration commandTimeout) {
-      this.commandTimeout = positive(commandTimeout, "commandTimeout");
+      this.commandTimeout = BackendArguments.positive("commandTimeout", commandTimeout);
       return this;
     }
 
     /** Bound on {@link #checkHealth()}. Default 2 s. */
     public Builder healthTimeout(Duration healthTimeout) {
-      this.healthTimeout = positive(healthTimeout, "healthTimeout");
+      this.healthTimeout = BackendArguments.positive("healthTimeout", healthTimeout);
       return this;
     }
 
@@ -329,14 +303,6 @@ public final class ZooKeeperLockBackend
         throw new IllegalStateException("connectString is required");
       }
       return new ZooKeeperLockBackend(this);
-    }
-
-    private static Duration positive(Duration d, String name) {
-      Objects.requireNonNull(d, name);
-      if (d.isNegative() || d.isZero()) {
-        throw new IllegalArgumentException(name + " must be positive but was " + d);
-      }
-      return d;
     }
   }
 }

@@ -1,10 +1,11 @@
 package io.hostloom.zookeeper;
 
+import io.hostloom.testkit.server.ServerProcess;
+import io.hostloom.testkit.server.SharedServer;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -24,7 +25,8 @@ import org.apache.zookeeper.ZooKeeper;
  */
 public final class ZooKeeperTestServer implements AutoCloseable {
   private static final int TICK_MILLIS = 200; // sessions may be 0.4 s to 4 s
-  private static ZooKeeperTestServer shared;
+  private static final SharedServer<ZooKeeperTestServer> SHARED =
+      new SharedServer<>("zookeeper", ZooKeeperTestServer::new, ZooKeeperTestServer::close);
 
   private final TestingServer server;
   private final File dataDir;
@@ -32,7 +34,7 @@ public final class ZooKeeperTestServer implements AutoCloseable {
 
   private ZooKeeperTestServer() {
     try {
-      this.port = freePort();
+      this.port = ServerProcess.freePort();
       this.dataDir = Files.createTempDirectory("hostloom-zk").toFile();
       InstanceSpec spec =
           new InstanceSpec(
@@ -53,12 +55,8 @@ public final class ZooKeeperTestServer implements AutoCloseable {
   }
 
   /** One server for the whole test JVM, stopped when it exits. */
-  public static synchronized ZooKeeperTestServer shared() {
-    if (shared == null) {
-      shared = new ZooKeeperTestServer();
-      Runtime.getRuntime().addShutdownHook(new Thread(shared::close));
-    }
-    return shared;
+  public static ZooKeeperTestServer shared() {
+    return SHARED.get();
   }
 
   /** A server of the caller's own (to stop or restart); the caller closes it. */
@@ -150,12 +148,6 @@ public final class ZooKeeperTestServer implements AutoCloseable {
       server.close();
     } catch (IOException e) {
       // temp data only
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
     }
   }
 }

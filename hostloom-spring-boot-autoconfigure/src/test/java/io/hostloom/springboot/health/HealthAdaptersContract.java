@@ -9,39 +9,70 @@ import io.hostloom.springboot.leadership.HostloomLeadershipAutoConfiguration;
 import io.hostloom.springboot.leadership.LeaderElectors;
 import io.hostloom.springboot.store.memory.MemoryStoreAutoConfiguration;
 import io.hostloom.testkit.TestTiming;
+import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.util.ReflectionUtils;
 
 /**
  * What each Boot generation's health adapters must do, written once: the {@code hostloom} indicator
  * mirrors {@link HostloomHealthCheck} (status and details) and can be switched off; the {@code
  * leadership} contributor has one indicator per role saying leader with its term, and can be
- * switched off. Each starter subclasses it and reads its own Boot types through the hooks (Boot 3.5
- * and 4 name them in different packages).
+ * switched off. Each starter subclasses it, naming its generation's three classes in the
+ * constructor. Boot 3.5 and 4 put {@code Health}, {@code HealthIndicator} and {@code
+ * CompositeHealthContributor} in different packages but give them the same methods ({@code
+ * health()}, {@code getStatus().getCode()}, {@code getDetails()}, {@code getContributor(name)}), so
+ * the contract reads them by those names and no starter repeats the reading.
  */
 public abstract class HealthAdaptersContract {
 
   /** An indicator's answer, read from the Boot generation's {@code Health}. */
   public record Reading(String status, Map<String, Object> details) {}
 
-  /** The generation's {@code HostloomHealthAutoConfiguration}. */
-  protected abstract Class<?> healthAutoConfiguration();
+  private final Class<?> healthAutoConfiguration;
+  private final Class<?> leadershipHealthAutoConfiguration;
+  private final Class<?> indicatorType;
 
-  /** The generation's {@code LeadershipHealthAutoConfiguration}. */
-  protected abstract Class<?> leadershipHealthAutoConfiguration();
-
-  /** The generation's {@code HostloomHealthIndicator}. */
-  protected abstract Class<?> indicatorType();
+  /**
+   * @param healthAutoConfiguration the generation's {@code HostloomHealthAutoConfiguration}
+   * @param leadershipHealthAutoConfiguration its {@code LeadershipHealthAutoConfiguration}
+   * @param indicatorType its {@code HostloomHealthIndicator}
+   */
+  protected HealthAdaptersContract(
+      Class<?> healthAutoConfiguration,
+      Class<?> leadershipHealthAutoConfiguration,
+      Class<?> indicatorType) {
+    this.healthAutoConfiguration = healthAutoConfiguration;
+    this.leadershipHealthAutoConfiguration = leadershipHealthAutoConfiguration;
+    this.indicatorType = indicatorType;
+  }
 
   /** {@code indicator.health()}, read. */
-  protected abstract Reading health(Object indicator);
+  private static Reading health(Object indicator) {
+    Object health = call(indicator, "health");
+    @SuppressWarnings("unchecked") // Health.getDetails() is a Map<String, Object> in both
+    Map<String, Object> details = (Map<String, Object>) call(health, "getDetails");
+    return new Reading((String) call(call(health, "getStatus"), "getCode"), details);
+  }
 
   /** The health of {@code role} in the {@code leadershipHealthContributor} bean, read. */
-  protected abstract Reading roleHealth(Object leadershipContributor, String role);
+  private static Reading roleHealth(Object leadershipContributor, String role) {
+    return health(call(leadershipContributor, "getContributor", role));
+  }
+
+  private static Object call(Object target, String method, Object... args) {
+    Class<?>[] types = new Class<?>[args.length];
+    Arrays.fill(types, String.class); // the only argument read here is a contributor's name
+    Method m = ReflectionUtils.findMethod(target.getClass(), method, types);
+    assertThat(m).as("%s.%s", target.getClass().getName(), method).isNotNull();
+    ReflectionUtils.makeAccessible(m);
+    return ReflectionUtils.invokeMethod(m, target, args);
+  }
 
   private ApplicationContextRunner healthRunner() {
     return new ApplicationContextRunner()
@@ -49,7 +80,7 @@ public abstract class HealthAdaptersContract {
             AutoConfigurations.of(
                 HostloomAutoConfiguration.class,
                 MemoryStoreAutoConfiguration.class,
-                healthAutoConfiguration()))
+                healthAutoConfiguration))
         .withPropertyValues("hostloom.locking.namespace=health");
   }
 
@@ -60,7 +91,7 @@ public abstract class HealthAdaptersContract {
                 HostloomAutoConfiguration.class,
                 MemoryStoreAutoConfiguration.class,
                 HostloomLeadershipAutoConfiguration.class,
-                leadershipHealthAutoConfiguration()))
+                leadershipHealthAutoConfiguration))
         .withPropertyValues(
             "hostloom.locking.namespace=health",
             "hostloom.store=memory",
@@ -75,9 +106,9 @@ public abstract class HealthAdaptersContract {
         .withBean(LockBackend.class, () -> probed)
         .run(
             ctx -> {
-              assertThat(ctx).hasSingleBean(indicatorType());
+              assertThat(ctx).hasSingleBean(indicatorType);
               assertThat(ctx).hasBean("hostloomHealthIndicator");
-              Object indicator = ctx.getBean(indicatorType());
+              Object indicator = ctx.getBean(indicatorType);
               probed.answer = CompletableFuture.completedFuture(BackendHealth.healthy("PONG"));
               Reading up = health(indicator);
               assertThat(up.status()).isEqualTo("UP");
@@ -92,7 +123,7 @@ public abstract class HealthAdaptersContract {
   void theIndicatorCanBeSwitchedOff() {
     healthRunner()
         .withPropertyValues("hostloom.store=memory", "management.health.hostloom.enabled=false")
-        .run(ctx -> assertThat(ctx).doesNotHaveBean(indicatorType()));
+        .run(ctx -> assertThat(ctx).doesNotHaveBean(indicatorType));
   }
 
   @Test

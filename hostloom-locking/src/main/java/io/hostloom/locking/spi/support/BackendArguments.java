@@ -123,6 +123,21 @@ public final class BackendArguments {
     }
   }
 
+  /**
+   * A backend's duration setting (a builder's command or health timeout): not null, positive.
+   *
+   * @return {@code value}, to assign in one line
+   * @throws NullPointerException naming the setting when {@code value} is null
+   * @throws IllegalArgumentException when {@code value} is zero or negative
+   */
+  public static Duration positive(String name, Duration value) {
+    Objects.requireNonNull(value, name);
+    if (value.isNegative() || value.isZero()) {
+      throw new IllegalArgumentException(name + " must be positive but was " + value);
+    }
+    return value;
+  }
+
   private static void atMost(String name, String value, int max) {
     if (value.length() > max) {
       throw new IllegalArgumentException(

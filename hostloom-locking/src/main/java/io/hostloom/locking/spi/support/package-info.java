@@ -5,7 +5,7 @@
  * <ul>
  *   <li>{@link io.hostloom.locking.spi.support.SpiLimits}: the lengths every backend must accept;
  *   <li>{@link io.hostloom.locking.spi.support.BackendArguments}: the argument checks of every SPI
- *       call (null, empty, length, lease);
+ *       call (null, empty, length, lease) and of a builder's duration settings;
  *   <li>{@link io.hostloom.locking.spi.support.LeaseRounding}: leases rounded <em>up</em> to a
  *       backend's resolution, never down to zero;
  *   <li>{@link io.hostloom.locking.spi.support.LeaseRules}: the lease decision table as pure
@@ -14,7 +14,10 @@
  *   <li>{@link io.hostloom.locking.spi.support.VersionedRecordStore} and {@link
  *       io.hostloom.locking.spi.support.VersionedRecordLockBackend}: the versioned-record strategy
  *       for stores with compare-and-set (etcd, ZooKeeper, Azure Blob), and the one generic backend
- *       that owns the read-decide-conditional-write loop on it.
+ *       that owns the read-decide-conditional-write loop on it;
+ *   <li>{@link io.hostloom.locking.spi.support.DelegatingLockBackend}: the five operations
+ *       forwarded to another backend, for a public backend class around such a generic one (and the
+ *       kernel's test decorators).
  * </ul>
  *
  * <p>Why a {@code support} package under {@code spi} rather than a module or the kernel: these are
