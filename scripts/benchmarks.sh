@@ -2,7 +2,7 @@
 # Builds the benchmark module and runs every benchmark; writes docs/benchmarks.md and
 # docs/benchmarks.png (see benchmarks/README.md).
 #
-#   scripts/benchmarks.sh                  full run: about 5 minutes on 2 cores
+#   scripts/benchmarks.sh                  full run: about 7 minutes on 2 cores
 #   scripts/benchmarks.sh --quick          smoke run (seconds per part; figures meaningless)
 #   scripts/benchmarks.sh --max-load=2.5   first wait (up to 1 h) until the 1-minute load is < 2.5
 #   scripts/benchmarks.sh --only=kernel,redis,faces --out=docs

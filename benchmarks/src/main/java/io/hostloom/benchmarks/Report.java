@@ -797,9 +797,9 @@ final class Report {
         .append(" while the operation ran: HTTP requests after the retry policy (Azure),")
         .append(" statements executed plus commits (JDBC), gRPC calls started (etcd, a client")
         .append(" interceptor; not the lease revokes the backend sends in the background), and")
-        .append(" request bursts written by the client's socket (ZooKeeper: requests written while")
-        .append(" none awaits its reply; requests pipelined behind one share its round trip; no")
-        .append(" pings). \"Requests per sample\" counts every request, from one sample's start to")
+        .append(" request bursts written by the client's socket (ZooKeeper: requests written back")
+        .append(" to back with no reply between are one round trip; no pings). \"Requests per")
+        .append(" sample\" counts every request, from one sample's start to")
         .append(" the next one's: background revokes (etcd), pipelined requests (ZooKeeper's")
         .append(" clock write before each read) and jetcd's second keep-alive message are in")
         .append(" it.\n\n");

@@ -9,13 +9,16 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.zookeeper.client.ZKClientConfig;
 
 /**
- * The ZooKeeper client's NIO socket, counting the requests it writes to the server: every packet
+ * The ZooKeeper client's NIO socket, counting what it writes to the server. Requests: every packet
  * that gets a reply (create, setData, getData, multi, ...), not the connect request, pings or auth.
- * In ZooKeeper's package because the socket's constructor and {@code doIO} are package-private;
- * selected with the client property {@code zookeeper.clientCnxnSocket}. Benchmarks only.
+ * Round trips: a request written with none in flight, or after a reply arrived, starts one;
+ * requests written back to back with no reply between share it (pipelined). In ZooKeeper's package
+ * because the socket's constructor and {@code doIO} are package-private; selected with the client
+ * property {@code zookeeper.clientCnxnSocket}. Benchmarks only.
  *
  * <p>The packets the socket moves to the pending queue after writing them are exactly the requests,
- * so the queue it is given is wrapped and its {@code add} counted.
+ * and a reply takes its request off the queue, so the queue it is given is wrapped and its {@code
+ * add} counted.
  */
 public final class CountingClientCnxnSocket extends ClientCnxnSocketNIO {
   /** One client's counters. */
@@ -74,6 +77,7 @@ public final class CountingClientCnxnSocket extends ClientCnxnSocketNIO {
   private static final class Counting extends AbstractQueue<ClientCnxn.Packet> {
     private final Queue<ClientCnxn.Packet> real;
     private final Counts counts;
+    private int sizeAfterLastAdd; // guarded by real
 
     Counting(Queue<ClientCnxn.Packet> real, Counts counts) {
       this.real = real;
@@ -84,9 +88,12 @@ public final class CountingClientCnxnSocket extends ClientCnxnSocketNIO {
     public boolean offer(ClientCnxn.Packet p) {
       synchronized (real) {
         counts.requests.incrementAndGet();
-        if (real.isEmpty()) {
+        int size = real.size();
+        // replies leave the queue only when read: fewer than after the last add means one came
+        if (size == 0 || size < sizeAfterLastAdd) {
           counts.roundTrips.incrementAndGet();
         }
+        sizeAfterLastAdd = size + 1;
         return real.offer(p);
       }
     }
