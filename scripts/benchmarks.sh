@@ -2,13 +2,17 @@
 # Builds the benchmark module and runs every benchmark; writes docs/benchmarks.md and
 # docs/benchmarks.png (see benchmarks/README.md).
 #
-#   scripts/benchmarks.sh                  full run: about 5 minutes on 2 cores
+#   scripts/benchmarks.sh                  full run: about 7 minutes on 2 cores
 #   scripts/benchmarks.sh --quick          smoke run (seconds per part; figures meaningless)
 #   scripts/benchmarks.sh --max-load=2.5   first wait (up to 1 h) until the 1-minute load is < 2.5
 #   scripts/benchmarks.sh --only=kernel,redis,faces --out=docs
+#   scripts/benchmarks.sh --only=etcd,zookeeper,mariadb   single storage backends of "faces":
+#                                          azure, postgres, etcd, zookeeper, mariadb
 #
-# Needs Java 17, redis-server (apt-get install redis-server) and Azurite (npm, installed here from
-# hostloom-azure/package-lock.json when missing). PostgreSQL comes from the embedded-postgres jar.
+# Needs Java 17, redis-server (apt-get install redis-server), Azurite (npm, installed here from
+# hostloom-azure/package-lock.json when missing), etcd (apt-get install etcd-server) and mariadbd
+# (apt-get install mariadb-server). PostgreSQL comes from the embedded-postgres jar, ZooKeeper from
+# Curator's TestingServer (in the benchmark JVM).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -21,7 +21,11 @@ import java.util.Set;
  *     [--max-load=2.5] [--max-load-wait=3600] [--command="the command line, for the report"]
  * </pre>
  *
- * {@code --quick} runs each part for a few seconds to check the harness (figures meaningless).
+ * {@code --only} takes parts: {@code kernel}, {@code redis}, {@code faces} (every storage backend)
+ * or single storage backends: {@code azure}, {@code postgres}, {@code etcd}, {@code zookeeper},
+ * {@code mariadb}.
+ *
+ * <p>{@code --quick} runs each part for a few seconds to check the harness (figures meaningless).
  * {@code --max-load} waits (polling every 30 s, at most {@code --max-load-wait} seconds) until the
  * 1-minute load average is below the value before starting, then records the load it started at.
  */
@@ -42,6 +46,13 @@ public final class BenchmarkMain {
         quick = true;
       } else if (a.startsWith("--only=")) {
         parts = new LinkedHashSet<>(List.of(a.substring(7).split(",")));
+        for (String p : parts) {
+          if (!List.of("kernel", "redis", "faces").contains(p)
+              && !StorageFaces.backends().contains(p)) {
+            throw new IllegalArgumentException(
+                "unknown part " + p + "; parts: kernel, redis, faces, " + StorageFaces.backends());
+          }
+        }
       } else if (a.startsWith("--out=")) {
         out = Path.of(a.substring(6));
       } else if (a.startsWith("--max-load=")) {
@@ -73,11 +84,18 @@ public final class BenchmarkMain {
       log("redis: side by side");
       run.redis = RedisSideBySide.run(quick ? RedisPlan.quick() : RedisPlan.full());
     }
-    if (parts.contains("faces")) {
-      log("faces: Azure and PostgreSQL");
+    Set<String> backends = new LinkedHashSet<>();
+    for (String b : StorageFaces.backends()) {
+      if (parts.contains("faces") || parts.contains(b)) {
+        backends.add(b);
+      }
+    }
+    if (!backends.isEmpty()) {
+      log("faces: " + String.join(", ", backends));
       List<String> failures = new ArrayList<>();
       run.faces =
-          StorageFaces.run(quick ? StorageFaces.Plan.quick() : StorageFaces.Plan.full(), failures);
+          StorageFaces.run(
+              quick ? StorageFaces.Plan.quick() : StorageFaces.Plan.full(), backends, failures);
       run.notes.addAll(failures);
     }
     if (parts.contains("scaling")) {

@@ -114,6 +114,9 @@ final class Report {
         Machine.version("net.javacrumbs.shedlock", "shedlock-core"));
     row(md, "azure-storage-blob", Machine.version("com.azure", "azure-storage-blob"));
     row(md, "PostgreSQL JDBC", Machine.version(org.postgresql.Driver.class));
+    row(md, "MariaDB Connector/J", Machine.version("org.mariadb.jdbc", "mariadb-java-client"));
+    row(md, "jetcd", Machine.version("io.etcd", "jetcd-core"));
+    row(md, "ZooKeeper client", org.apache.zookeeper.Version.getFullVersion());
     row(md, "HikariCP", Machine.version("com.zaxxer", "HikariCP"));
     row(md, "HdrHistogram", Machine.version("org.hdrhistogram", "HdrHistogram"));
     if (run.faces != null) {
@@ -943,13 +946,52 @@ final class Report {
   // ------------------------------------------------------------------ faces
 
   private static void faces(List<StorageFaces.BackendResult> results, StringBuilder md) {
-    md.append("## 3. Azure Blob Storage and PostgreSQL: both faces against the raw client\n\n")
+    md.append("## 3. Storage backends: both faces against the raw client\n\n")
         .append("One thread, sequential. Each sample uses a fresh key and a fresh file: kernel")
         .append(
             " `tryAcquire` then `close`; WOPI lock, refresh, getLock, relock (UnlockAndRelock),")
         .append(" unlock. HostLoom and the raw client alternate sample by sample. Round trips are")
-        .append(" counted on the wire side of each client: HTTP requests after the retry policy")
-        .append(" (Azure), statements executed plus commits (JDBC).\n\n");
+        .append(" counted on the wire side of each client, as the requests the caller waited for")
+        .append(" while the operation ran: HTTP requests after the retry policy (Azure),")
+        .append(" statements executed plus commits (JDBC), gRPC calls started (etcd, a client")
+        .append(" interceptor; not the lease revokes the backend sends in the background), and")
+        .append(" request bursts written by the client's socket (ZooKeeper: requests written back")
+        .append(" to back with no reply between are one round trip; no pings). \"Requests per")
+        .append(" sample\" counts every request, from one sample's start to")
+        .append(" the next one's: background revokes (etcd), pipelined requests (ZooKeeper's")
+        .append(" clock write before each read) and jetcd's second keep-alive message are in")
+        .append(" it.\n\n");
+    md.append("| backend | round trips per operation, HostLoom (")
+        .append(opNames())
+        .append(
+            ") | raw | requests per sample, HostLoom / raw | HostLoom ÷ raw (p50), best-worst |\n")
+        .append("|---|---|---|---|---|\n");
+    for (StorageFaces.BackendResult b : results) {
+      Map<StorageFaces.Op, StorageFaces.OpStats> hl = b.stats().get("HostLoom");
+      Map<StorageFaces.Op, StorageFaces.OpStats> raw = b.stats().get("raw");
+      List<String> h = new ArrayList<>();
+      List<String> r = new ArrayList<>();
+      List<Double> ratios = new ArrayList<>();
+      for (StorageFaces.Op op : StorageFaces.Op.values()) {
+        h.add(f1(hl.get(op).roundTripsPerOp()));
+        r.add(f1(raw.get(op).roundTripsPerOp()));
+        ratios.add(hl.get(op).latency().p50() / raw.get(op).latency().p50());
+      }
+      md.append("| ")
+          .append(b.backend())
+          .append(" | ")
+          .append(String.join(" / ", h))
+          .append(" | ")
+          .append(String.join(" / ", r))
+          .append(" | ")
+          .append(f1(b.requestsPerSample().get("HostLoom")))
+          .append(" / ")
+          .append(f1(b.requestsPerSample().get("raw")))
+          .append(" | ")
+          .append(ratioRange(ratios))
+          .append(" |\n");
+    }
+    md.append('\n');
     for (StorageFaces.BackendResult b : results) {
       md.append("### ").append(b.backend()).append(" (").append(b.server()).append(")\n\n");
       md.append("Raw client: ").append(b.rawDescription()).append(".\n\n");
@@ -985,8 +1027,32 @@ final class Report {
           .append(hl.get(StorageFaces.Op.ACQUIRE).latency().count())
           .append(" (HostLoom), ")
           .append(raw.get(StorageFaces.Op.ACQUIRE).latency().count())
+          .append(" (raw). Requests per sample: ")
+          .append(f1(b.requestsPerSample().get("HostLoom")))
+          .append(" (HostLoom), ")
+          .append(f1(b.requestsPerSample().get("raw")))
           .append(" (raw).\n\n");
     }
+  }
+
+  private static String opNames() {
+    List<String> names = new ArrayList<>();
+    for (StorageFaces.Op op : StorageFaces.Op.values()) {
+      names.add(op.name().toLowerCase(Locale.ROOT).replace("_", ""));
+    }
+    return String.join(" / ", names);
+  }
+
+  private static String ratioRange(List<Double> ratios) {
+    double lo = Double.MAX_VALUE;
+    double hi = 0;
+    for (double v : ratios) {
+      if (!Double.isNaN(v) && !Double.isInfinite(v)) {
+        lo = Math.min(lo, v);
+        hi = Math.max(hi, v);
+      }
+    }
+    return hi == 0 ? "n/a" : x(lo) + "-" + x(hi);
   }
 
   // ------------------------------------------------------------------ method
@@ -1007,7 +1073,8 @@ final class Report {
         .append("- Nothing was tuned per peer beyond the documented settings; no run was repeated")
         .append(" to pick a better figure.\n");
     md.append("\nRe-run: `scripts/benchmarks.sh` (options are passed on to the jar, e.g.")
-        .append(" `--quick`, `--only=kernel,redis,faces`, `--max-load=2.5`).\n");
+        .append(" `--quick`, `--only=kernel,redis,faces`, `--max-load=2.5`; `faces` is every")
+        .append(" storage backend, `--only=azure,postgres,etcd,zookeeper,mariadb` any of them).\n");
   }
 
   // ------------------------------------------------------------------ chart

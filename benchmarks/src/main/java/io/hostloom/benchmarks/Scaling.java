@@ -160,7 +160,8 @@ public final class Scaling {
 
   private static Postgres postgres(int keys) throws Exception {
     try (PostgresTestServer pg = PostgresTestServer.startNew("bench-scaling", false);
-        HikariDataSource ds = StorageFaces.pool(pg, "bench-scaling")) {
+        HikariDataSource ds =
+            StorageFaces.pool(pg.jdbcUrl("postgres"), "postgres", "bench-scaling")) {
       JdbcLockBackend backend =
           JdbcLockBackend.builder(ds)
               .commandTimeout(Duration.ofSeconds(1))

@@ -28,8 +28,19 @@ interface Face extends AutoCloseable {
   /** WOPI UNLOCK with the current lock id. */
   void unlock(String file, String lockId) throws Exception;
 
-  /** Requests (Azure) or statements (PostgreSQL) sent so far: the round-trip counter. */
+  /**
+   * Round trips the caller waited for so far, counted on the wire side of the client (HTTP
+   * requests, statements and commits, gRPC calls, ZooKeeper request bursts).
+   */
   long roundTrips();
+
+  /**
+   * Requests sent so far, also those sent in the background or pipelined behind another in one
+   * round trip; by default the round trips.
+   */
+  default long requests() {
+    return roundTrips();
+  }
 
   @Override
   void close();

@@ -15,14 +15,26 @@ final class HostLoomFace implements Face {
   private final DistributedLock lock;
   private final WopiLockProvider wopi;
   private final LongSupplier roundTrips;
+  private final LongSupplier requests;
   private final Runnable onClose;
   private final Map<String, LockHandle> held = new HashMap<>();
 
   HostLoomFace(
       LockBackend backend, WopiLockProvider wopi, LongSupplier roundTrips, Runnable onClose) {
+    this(backend, wopi, roundTrips, roundTrips, onClose);
+  }
+
+  /** With a request counter of its own (requests in the background or pipelined). */
+  HostLoomFace(
+      LockBackend backend,
+      WopiLockProvider wopi,
+      LongSupplier roundTrips,
+      LongSupplier requests,
+      Runnable onClose) {
     this.lock = DistributedLock.create(LockingOptions.of("bench"), backend);
     this.wopi = wopi;
     this.roundTrips = roundTrips;
+    this.requests = requests;
     this.onClose = onClose;
   }
 
@@ -70,6 +82,11 @@ final class HostLoomFace implements Face {
   @Override
   public long roundTrips() {
     return roundTrips.getAsLong();
+  }
+
+  @Override
+  public long requests() {
+    return requests.getAsLong();
   }
 
   @Override

