@@ -30,7 +30,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {
-      "hostloom.store=memory",
+      "hostloom.backend=memory",
       "wopi-host.token-secret=page-secret-0123456789",
       "wopi-host.demo-tokens=true" // the page shows lock ids to loopback browsers only then
     })

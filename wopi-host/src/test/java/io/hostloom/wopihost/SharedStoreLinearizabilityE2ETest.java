@@ -76,16 +76,16 @@ class SharedStoreLinearizabilityE2ETest {
   /** The command-line arguments that point an instance at {@code store}. */
   static List<String> storeArgs(String store) {
     return switch (store) {
-      case "redis" -> List.of("--hostloom.store=redis", "--hostloom.redis.uri=" + redis.uri());
+      case "redis" -> List.of("--hostloom.backend=redis", "--hostloom.redis.uri=" + redis.uri());
       case "postgres" ->
           List.of(
-              "--hostloom.store=postgres",
+              "--hostloom.backend=postgres",
               "--hostloom.postgres.create-table=true",
               "--spring.autoconfigure.exclude=",
               "--spring.datasource.url=" + postgres.jdbcUrl("postgres"));
       case "azure" ->
           List.of(
-              "--hostloom.store=azure",
+              "--hostloom.backend=azure",
               "--hostloom.azure.connection-string="
                   + azurite.connectionString("127.0.0.1", azurite.port()),
               "--hostloom.azure.container-name=wopi-e2e-" + UUID.randomUUID());

@@ -31,7 +31,7 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"hostloom.store=", "wopi-host.token-secret=count-secret-0123456789"})
+    properties = {"hostloom.backend=", "wopi-host.token-secret=count-secret-0123456789"})
 @ActiveProfiles("test")
 class StoreCallsPerRequestTest {
   @TempDir static Path docs;

@@ -52,7 +52,7 @@ class TwoInstancesE2ETest {
         .initializers(ctx -> ctx.getBeanFactory().registerSingleton("sharedLockStore", shared))
         .run(
             "--server.port=0",
-            "--hostloom.store=",
+            "--hostloom.backend=",
             "--wopi-host.docs-dir=" + docs,
             "--wopi-host.token-secret=" + SECRET);
   }

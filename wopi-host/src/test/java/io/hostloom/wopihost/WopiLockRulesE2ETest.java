@@ -34,7 +34,7 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"hostloom.store=memory", "wopi-host.token-secret=e2e-secret-0123456789abcdef"})
+    properties = {"hostloom.backend=memory", "wopi-host.token-secret=e2e-secret-0123456789abcdef"})
 @ActiveProfiles("test")
 // Spring Framework 7 no longer finds the enclosing class's @TestConfiguration for @Nested classes
 @Import(WopiLockRulesE2ETest.ManualClock.class)
