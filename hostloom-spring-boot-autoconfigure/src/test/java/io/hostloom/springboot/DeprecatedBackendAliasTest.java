@@ -76,7 +76,7 @@ class DeprecatedBackendAliasTest {
               assertThat(ctx).hasSingleBean(InMemoryLockBackend.class);
               assertThat(ctx.getBean(HostloomSettings.class).warnings())
                   .containsExactly(
-                      "hostloom.store is deprecated and repeats hostloom.backend:" + " remove it");
+                      "hostloom.store is deprecated and repeats hostloom.backend: remove it");
             });
     assertThat(occurrences(output.getAll(), WARNING)).isOne();
   }

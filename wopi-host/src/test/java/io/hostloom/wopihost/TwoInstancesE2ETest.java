@@ -25,7 +25,7 @@ import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * Two host instances (two application contexts, two HTTP servers) over one lock store and one
+ * Two host instances (two application contexts, two HTTP servers) over one lock backend and one
  * documents folder, as two processes over one Redis would be; requests alternate between them.
  */
 class TwoInstancesE2ETest {

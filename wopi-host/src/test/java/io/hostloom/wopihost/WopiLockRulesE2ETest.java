@@ -29,7 +29,7 @@ import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The WOPI lock rules 1–10 end to end: a real server on a random port, real HTTP requests, the
- * in-memory lock store on a manual clock (so the 30-minute expiry is checked exactly, without
+ * in-memory lock backend on a manual clock (so the 30-minute expiry is checked exactly, without
  * waiting). Each test works on its own file.
  */
 @SpringBootTest(

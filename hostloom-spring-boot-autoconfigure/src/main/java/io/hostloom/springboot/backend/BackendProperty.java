@@ -47,11 +47,6 @@ public record BackendProperty(String backend, String store) {
     return v.isEmpty() || conflict().isPresent() ? Optional.empty() : Optional.of(v);
   }
 
-  /** Whether the deprecated {@code hostloom.store} is set (to anything but blank). */
-  public boolean deprecatedNameSet() {
-    return isSet(store);
-  }
-
   /** The start-up problem when both properties are set and name different backends. */
   public Optional<String> conflict() {
     if (!isSet(backend) || !isSet(store) || backend.strip().equalsIgnoreCase(store.strip())) {

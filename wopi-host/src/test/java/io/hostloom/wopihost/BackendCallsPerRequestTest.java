@@ -26,14 +26,14 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * How many lock-store operations each WOPI request costs, counted by the testkit's counting backend
- * around the in-memory store (the figures in the README's table come from this test).
+ * How many lock-backend operations each WOPI request costs, counted by the testkit's counting
+ * backend around the in-memory backend (the figures in the README's table come from this test).
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {"hostloom.backend=", "wopi-host.token-secret=count-secret-0123456789"})
 @ActiveProfiles("test")
-class StoreCallsPerRequestTest {
+class BackendCallsPerRequestTest {
   @TempDir static Path docs;
   static final CountingLockBackend COUNTING = new CountingLockBackend(new InMemoryLockBackend());
 
@@ -66,7 +66,7 @@ class StoreCallsPerRequestTest {
   }
 
   @Test
-  void eachWopiRequestCostsAtMostOneStoreOperation() throws Exception {
+  void eachWopiRequestCostsAtMostOneBackendOperation() throws Exception {
     Files.writeString(docs.resolve("c.docx"), "c");
     String t = tokens.issue("alice", "c.docx", Duration.ofHours(1));
     WopiHttp w = new WopiHttp("http://127.0.0.1:" + port);

@@ -35,14 +35,14 @@ import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * Two host instances (two application contexts, two HTTP ports) over one real lock store (Redis,
+ * Two host instances (two application contexts, two HTTP ports) over one real lock backend (Redis,
  * PostgreSQL, Azurite, each started by its backend module's test launcher): six clients send 80
  * random LOCK / UnlockAndRelock / UNLOCK / REFRESH_LOCK / GET_LOCK requests each over HTTP on one
  * file, alternating between the instances, and the recorded history of statuses and {@code
  * X-WOPI-Lock} answers must be linearizable against the sequential WOPI lock model. A request that
  * got no answer (a 503 or a broken connection) may have taken effect or not.
  */
-class SharedStoreLinearizabilityE2ETest {
+class SharedBackendLinearizabilityE2ETest {
   static final String SECRET = "linearizability-secret-0123456789";
   static final int CLIENTS = 6;
   static final int REQUESTS_PER_CLIENT = 80;
@@ -53,14 +53,14 @@ class SharedStoreLinearizabilityE2ETest {
   static AzuriteTestServer azurite;
 
   @BeforeAll
-  static void startStores() {
+  static void startBackends() {
     redis = RedisTestServer.startNew();
     postgres = PostgresTestServer.startNew("wopi-host-e2e", false);
     azurite = AzuriteTestServer.shared();
   }
 
   @AfterAll
-  static void stopStores() {
+  static void stopBackends() {
     if (redis != null) {
       redis.close();
     }
@@ -69,13 +69,13 @@ class SharedStoreLinearizabilityE2ETest {
     }
   }
 
-  static Stream<Arguments> stores() {
+  static Stream<Arguments> backends() {
     return Stream.of(Arguments.of("redis"), Arguments.of("postgres"), Arguments.of("azure"));
   }
 
-  /** The command-line arguments that point an instance at {@code store}. */
-  static List<String> storeArgs(String store) {
-    return switch (store) {
+  /** The command-line arguments that point an instance at {@code backend}. */
+  static List<String> backendArgs(String backend) {
+    return switch (backend) {
       case "redis" -> List.of("--hostloom.backend=redis", "--hostloom.redis.uri=" + redis.uri());
       case "postgres" ->
           List.of(
@@ -89,12 +89,12 @@ class SharedStoreLinearizabilityE2ETest {
               "--hostloom.azure.connection-string="
                   + azurite.connectionString("127.0.0.1", azurite.port()),
               "--hostloom.azure.container-name=wopi-e2e-" + UUID.randomUUID());
-      default -> throw new IllegalArgumentException(store);
+      default -> throw new IllegalArgumentException(backend);
     };
   }
 
-  static ConfigurableApplicationContext instance(List<String> storeArgs) {
-    List<String> args = new ArrayList<>(storeArgs);
+  static ConfigurableApplicationContext instance(List<String> backendArgs) {
+    List<String> args = new ArrayList<>(backendArgs);
     args.add("--server.port=0");
     args.add("--wopi-host.docs-dir=" + docs);
     args.add("--wopi-host.token-secret=" + SECRET);
@@ -109,10 +109,10 @@ class SharedStoreLinearizabilityE2ETest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("stores")
-  void requestsAlternatingBetweenTwoInstancesAreLinearizable(String store) throws Exception {
-    List<String> args = storeArgs(store);
-    String file = "lin-" + store + "-" + UUID.randomUUID() + ".docx";
+  @MethodSource("backends")
+  void requestsAlternatingBetweenTwoInstancesAreLinearizable(String backend) throws Exception {
+    List<String> args = backendArgs(backend);
+    String file = "lin-" + backend + "-" + UUID.randomUUID() + ".docx";
     Files.writeString(docs.resolve(file), "shared");
     try (ConfigurableApplicationContext a = instance(args);
         ConfigurableApplicationContext b = instance(args)) {
@@ -132,7 +132,7 @@ class SharedStoreLinearizabilityE2ETest {
       System.out.printf(
           "[wopi linearizability e2e] %s: %d requests (%d x 409, %d without answer) over 2"
               + " instances in %d ms; checked in %d ms (%d search steps): %s%n",
-          store,
+          backend,
           result.ops(),
           conflicts,
           unknown,
@@ -172,7 +172,7 @@ class SharedStoreLinearizabilityE2ETest {
                       if (r.status() == 200 || r.status() == 409) {
                         call.completed(r.status(), r.header("X-WOPI-Lock").orElse(null));
                       } else {
-                        call.unknown(); // 503: the store failed, the command may have applied
+                        call.unknown(); // 503: the backend failed, the command may have applied
                       }
                     } catch (UncheckedIOException e) {
                       call.unknown();
