@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Starts Redis, Azurite (Blob) and PostgreSQL on loopback, the same servers the tests start, for
-# trying several WOPI host instances over one lock store by hand (see wopi-host/README.md).
+# trying several WOPI host instances over one lock backend by hand (see wopi-host/README.md).
 #
 #   scripts/start-backends.sh            start all three (or: start redis|azurite|postgres|etcd ...)
 #   scripts/start-backends.sh stop       stop what this script started

@@ -51,7 +51,7 @@ async function refresh() {
     body.replaceChildren(...data.files.map(row));
     if (data.files.length === 0) body.appendChild(text("tr", "")).appendChild(text("td", "no files" + (data.folder ? " in " + data.folder : ""), "muted"));
     document.getElementById("backend").textContent =
-      "lock store: " + data.lockStore + (data.folder ? " · folder: " + data.folder : "") + (data.wopiClient ? " · client: " + data.wopiClient : "");
+      "lock backend: " + data.lockBackend + (data.folder ? " · folder: " + data.folder : "") + (data.wopiClient ? " · client: " + data.wopiClient : "");
     status.className = "meta";
     status.textContent = data.locked + " of " + data.files.length + " locked · updated " + new Date().toLocaleTimeString();
   } catch (e) {

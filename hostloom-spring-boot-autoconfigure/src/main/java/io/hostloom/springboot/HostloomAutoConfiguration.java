@@ -14,9 +14,10 @@ import org.springframework.context.annotation.Bean;
 /**
  * The core: validates every {@code hostloom.*} setting once ({@link HostloomSettings}, failing
  * start-up with one message listing every problem), and builds the {@link DistributedLock} over the
- * chosen store's {@link LockBackend}. The stores have their own auto-configurations ({@code
- * io.hostloom.springboot.store}), each active only for its {@code hostloom.store} value and when
- * its module is on the classpath.
+ * chosen backend's {@link LockBackend}. The backends have their own auto-configurations ({@code
+ * io.hostloom.springboot.backend.*}), each active only for its {@code hostloom.backend} value
+ * ({@link io.hostloom.springboot.backend.ConditionalOnBackend}) and when its module is on the
+ * classpath.
  *
  * <p>Every bean backs off when the application defines one of the same type ({@code LockClock},
  * {@code DistributedLock}, {@code LockBackend}); every {@link LockEventListener} bean receives the

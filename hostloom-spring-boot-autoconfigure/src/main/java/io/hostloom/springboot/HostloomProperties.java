@@ -4,31 +4,58 @@ import io.hostloom.locking.LockingOptions;
 import io.hostloom.wopi.WopiLockProvider;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 
 /**
- * The store-neutral {@code hostloom.*} settings: the store's name, the lock's options and the WOPI
- * provider's. Each store's own settings ({@code hostloom.redis.*}, ...) live in the store's package
- * next to its auto-configuration. Bound as plain values and validated together by {@link
- * HostloomSettings}, so one start-up failure lists every problem at once. Every default is the
- * kernel's or the WOPI provider's {@code DEFAULT_*} constant.
+ * The backend-neutral {@code hostloom.*} settings: the backend's name, the lock's options and the
+ * WOPI provider's. Each backend's own settings ({@code hostloom.redis.*}, ...) live in the
+ * backend's package next to its auto-configuration. Bound as plain values and validated together by
+ * {@link HostloomSettings}, so one start-up failure lists every problem at once. Every default is
+ * the kernel's or the WOPI provider's {@code DEFAULT_*} constant.
  */
 @ConfigurationProperties("hostloom")
 public class HostloomProperties {
 
   /**
-   * Where locks live: memory, redis, azure, postgres, etcd or zookeeper (or a store another module
-   * adds). No default: with locking enabled, a store must be chosen (or a LockBackend bean
-   * defined).
+   * Where locks live: memory, redis, azure, postgres, etcd, zookeeper or mysql (or a backend
+   * another module adds). No default: with locking enabled, a backend must be chosen (or a
+   * LockBackend bean defined).
    */
+  private String backend;
+
+  /** The old name of hostloom.backend, read only when hostloom.backend is not set. */
   private String store;
 
   private final Locking locking = new Locking();
   private final Wopi wopi = new Wopi();
 
+  public String getBackend() {
+    return backend;
+  }
+
+  public void setBackend(String backend) {
+    this.backend = backend;
+  }
+
+  /**
+   * The deprecated alias of {@code hostloom.backend}: used when {@code hostloom.backend} is not set
+   * (with one warning at start-up); start-up fails when both are set to different backends.
+   *
+   * @deprecated set {@code hostloom.backend} instead
+   */
+  @Deprecated(since = "0.1.0")
+  @DeprecatedConfigurationProperty(
+      replacement = "hostloom.backend",
+      reason = "renamed: the starter calls the lock's contract a backend, as the kernel does",
+      since = "0.1.0")
   public String getStore() {
     return store;
   }
 
+  /**
+   * @deprecated set {@code hostloom.backend} instead
+   */
+  @Deprecated(since = "0.1.0")
   public void setStore(String store) {
     this.store = store;
   }
@@ -46,7 +73,7 @@ public class HostloomProperties {
     /** The lock namespace: lower-case letters, digits and dashes; prefixes every key. Required. */
     private String namespace;
 
-    /** Whether locks coordinate through the store; false runs actions without locking. */
+    /** Whether locks coordinate through the backend; false runs actions without locking. */
     private boolean enabled = LockingOptions.DEFAULT_ENABLED;
 
     /** The lease of an acquisition that asks for none. */
@@ -65,7 +92,7 @@ public class HostloomProperties {
     private boolean strictMaxHold = LockingOptions.DEFAULT_STRICT_MAX_HOLD;
 
     /**
-     * Whether a waiting acquisition also tries when the store signals a release (stores with a
+     * Whether a waiting acquisition also tries when the backend signals a release (backends with a
      * release signal only), instead of only at the end of each retry delay.
      */
     private boolean wakeOnRelease = LockingOptions.DEFAULT_WAKE_ON_RELEASE;
@@ -187,7 +214,7 @@ public class HostloomProperties {
     private Duration lockExpiry = WopiLockProvider.DEFAULT_EXPIRY;
 
     /**
-     * The prefix of every WOPI lock key in the store. Not used with hostloom.store=azure unless
+     * The prefix of every WOPI lock key in the backend. Not used with hostloom.backend=azure unless
      * hostloom.azure.dotnet-wopi-layout=false (the .NET layout names blobs by the file id alone).
      */
     private String keyPrefix = WopiLockProvider.DEFAULT_KEY_PREFIX;

@@ -3,7 +3,8 @@ package io.hostloom.springboot;
 import io.hostloom.locking.LockKey;
 import io.hostloom.locking.LockRetryPolicy;
 import io.hostloom.locking.LockingOptions;
-import io.hostloom.springboot.store.HostloomStore;
+import io.hostloom.springboot.backend.BackendDefinition;
+import io.hostloom.springboot.backend.BackendProperty;
 import io.hostloom.wopi.WopiLockComparer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,7 +20,7 @@ import org.springframework.boot.context.properties.bind.Binder;
  * starter is built from it, so no bean ever sees an invalid value.
  */
 public final class HostloomSettings {
-  /** The bean name every store auto-configuration gives its {@code LockBackend}. */
+  /** The bean name every backend auto-configuration gives its {@code LockBackend}. */
   public static final String BACKEND_BEAN = "hostloomLockBackend";
 
   /** The bean name of the starter's own {@code WopiLockComparer}. */
@@ -28,33 +29,35 @@ public final class HostloomSettings {
   /**
    * What the application context looks like, for the rules that depend on it.
    *
-   * @param stores every store on the classpath ({@code META-INF/spring.factories}), in order
+   * @param backends every backend definition on the classpath ({@code META-INF/spring.factories}),
+   *     in order
    * @param userBackends names of {@code LockBackend} beans the application defines itself
    * @param userComparer whether the application defines a {@code WopiLockComparer} bean
    * @param beanOfType whether a bean of the named type exists (by class name)
    * @param classPresent whether a class is on the classpath
    */
   public record Context(
-      List<HostloomStore> stores,
+      List<BackendDefinition> backends,
       List<String> userBackends,
       boolean userComparer,
       Predicate<String> beanOfType,
       Predicate<String> classPresent) {
     public Context {
-      stores = List.copyOf(stores);
+      backends = List.copyOf(backends);
       userBackends = List.copyOf(userBackends);
     }
 
     String choices() {
-      return String.join(", ", stores.stream().map(HostloomStore::name).toList());
+      return String.join(", ", backends.stream().map(BackendDefinition::name).toList());
     }
 
-    Optional<HostloomStore> store(String name) {
-      return stores.stream().filter(s -> s.name().equals(name)).findFirst();
+    Optional<BackendDefinition> backend(String name) {
+      return backends.stream().filter(b -> b.name().equals(name)).findFirst();
     }
   }
 
-  private final Optional<HostloomStore> store;
+  private final Optional<BackendDefinition> backend;
+  private final List<String> warnings;
   private final LockingOptions lockingOptions;
   private final Optional<WopiLockComparer> comparer;
   private final Duration wopiExpiry;
@@ -62,12 +65,14 @@ public final class HostloomSettings {
   private final HostloomProperties properties;
 
   private HostloomSettings(
-      Optional<HostloomStore> store,
+      Optional<BackendDefinition> backend,
+      List<String> warnings,
       LockingOptions lockingOptions,
       Optional<WopiLockComparer> comparer,
       String wopiKeyPrefix,
       HostloomProperties properties) {
-    this.store = store;
+    this.backend = backend;
+    this.warnings = List.copyOf(warnings);
     this.lockingOptions = lockingOptions;
     this.comparer = comparer;
     this.wopiExpiry = properties.getWopi().getLockExpiry();
@@ -76,7 +81,7 @@ public final class HostloomSettings {
   }
 
   /**
-   * Validates {@code p} and the chosen store's settings (bound from {@code binder}) in {@code
+   * Validates {@code p} and the chosen backend's settings (bound from {@code binder}) in {@code
    * context}.
    *
    * @throws HostloomConfigurationException listing every problem
@@ -85,24 +90,33 @@ public final class HostloomSettings {
     List<String> problems = new ArrayList<>();
     HostloomProperties.Locking l = p.getLocking();
 
-    Optional<HostloomStore> store = Optional.empty();
-    String storeValue = p.getStore() == null ? "" : p.getStore().strip().toLowerCase(Locale.ROOT);
-    if (storeValue.isEmpty()) {
+    Optional<BackendDefinition> backend = Optional.empty();
+    @SuppressWarnings("deprecation") // the alias is read here, and only here
+    BackendProperty choice = new BackendProperty(p.getBackend(), p.getStore());
+    List<String> warnings = new ArrayList<>();
+    choice.deprecationWarning().ifPresent(warnings::add);
+    if (choice.conflict().isPresent()) {
+      problems.add(choice.conflict().get());
+    } else if (choice.value().isEmpty()) {
       if (l.isEnabled() && context.userBackends().isEmpty()) {
         problems.add(
-            "hostloom.store is not set: choose where locks live with hostloom.store="
+            BackendProperty.NAME
+                + " is not set: choose where locks live with "
+                + BackendProperty.NAME
+                + "="
                 + context.choices()
                 + " (memory for a single instance or tests), define a LockBackend bean, or"
                 + " set hostloom.locking.enabled=false");
       }
     } else {
-      store = context.store(storeValue);
-      if (store.isEmpty()) {
+      backend = choice.name().flatMap(context::backend);
+      if (backend.isEmpty()) {
         problems.add(
-            "hostloom.store must be one of "
+            choice.property()
+                + " must be one of "
                 + context.choices()
                 + " but was '"
-                + p.getStore()
+                + choice.value()
                 + "'");
       }
     }
@@ -114,9 +128,9 @@ public final class HostloomSettings {
               + context.userBackends()
               + ": define exactly one");
     }
-    boolean storeInUse = store.isPresent() && context.userBackends().isEmpty();
-    if (storeInUse) {
-      storeProblems(store.get(), binder, context, problems);
+    boolean backendInUse = backend.isPresent() && context.userBackends().isEmpty();
+    if (backendInUse) {
+      backendProblems(backend.get(), binder, context, problems);
     }
 
     LockRetryPolicy retry = null;
@@ -177,33 +191,41 @@ public final class HostloomSettings {
     if (!problems.isEmpty()) {
       throw HostloomConfigurationException.of(problems);
     }
-    // a store may name WOPI locks its own way (Azure: the .NET WopiHost blob name)
-    // (also with a LockBackend bean of the application's own: hostloom.store still says where)
+    // a backend may name WOPI locks its own way (Azure: the .NET WopiHost blob name)
+    // (also with a LockBackend bean of the application's own: hostloom.backend still says where)
     String wopiKeyPrefix =
-        store.isPresent()
-            ? store.get().wopiKeyPrefix(binder, p.getWopi().getKeyPrefix())
+        backend.isPresent()
+            ? backend.get().wopiKeyPrefix(binder, p.getWopi().getKeyPrefix())
             : p.getWopi().getKeyPrefix();
-    return new HostloomSettings(store, options, comparer, wopiKeyPrefix, p);
+    return new HostloomSettings(backend, warnings, options, comparer, wopiKeyPrefix, p);
   }
 
-  private static void storeProblems(
-      HostloomStore store, Binder binder, Context context, List<String> problems) {
-    Optional<String> backendClass = store.backendClass();
+  private static void backendProblems(
+      BackendDefinition backend, Binder binder, Context context, List<String> problems) {
+    Optional<String> backendClass = backend.backendClass();
     if (backendClass.isPresent() && !context.classPresent().test(backendClass.get())) {
       problems.add(
-          "hostloom.store="
-              + store.name()
+          "hostloom.backend="
+              + backend.name()
               + " needs "
-              + store.artifact()
+              + backend.artifact()
               + " on the classpath (add it as a dependency)");
       return;
     }
-    store.validate(binder, new HostloomStore.Context(context.beanOfType()), problems);
+    backend.validate(binder, new BackendDefinition.Context(context.beanOfType()), problems);
   }
 
-  /** The chosen store; empty when none is set (locking disabled or a user LockBackend bean). */
-  public Optional<HostloomStore> store() {
-    return store;
+  /** The chosen backend; empty when none is set (locking disabled or a user LockBackend bean). */
+  public Optional<BackendDefinition> backend() {
+    return backend;
+  }
+
+  /**
+   * Sentences to log once at start-up: settings that work but should change (the deprecated {@code
+   * hostloom.store}).
+   */
+  public List<String> warnings() {
+    return warnings;
   }
 
   /** The lock options, valid. */
@@ -222,13 +244,13 @@ public final class HostloomSettings {
 
   /**
    * The WOPI key prefix: {@code hostloom.wopi.key-prefix}, or empty with {@code
-   * hostloom.store=azure} and the .NET layout (the default there).
+   * hostloom.backend=azure} and the .NET layout (the default there).
    */
   public String wopiKeyPrefix() {
     return wopiKeyPrefix;
   }
 
-  /** The raw (validated) store-neutral properties. */
+  /** The raw (validated) backend-neutral properties. */
   public HostloomProperties properties() {
     return properties;
   }

@@ -1,7 +1,7 @@
 package io.hostloom.springboot;
 
 import io.hostloom.locking.spi.LockBackend;
-import io.hostloom.springboot.store.HostloomStore;
+import io.hostloom.springboot.backend.BackendDefinition;
 import io.hostloom.wopi.WopiLockComparer;
 import java.util.Arrays;
 import java.util.List;
@@ -21,7 +21,8 @@ import org.springframework.util.ClassUtils;
  * bean is created, and registers the result as the {@link HostloomSettings} bean. Running this
  * early means an invalid configuration fails start-up with the one {@link
  * HostloomConfigurationException} message, never with a missing-bean error from whichever bean
- * happened to need the lock store first.
+ * happened to need the lock backend first. Logs the settings' {@link HostloomSettings#warnings()}
+ * once.
  */
 final class HostloomSettingsRegistrar
     implements BeanFactoryPostProcessor, EnvironmentAware, Ordered {
@@ -61,15 +62,17 @@ final class HostloomSettingsRegistrar
             properties,
             binder,
             new HostloomSettings.Context(
-                SpringFactoriesLoader.forDefaultResourceLocation(loader).load(HostloomStore.class),
+                SpringFactoriesLoader.forDefaultResourceLocation(loader)
+                    .load(BackendDefinition.class),
                 userBackends,
                 userComparer,
                 type -> hasBeanOfType(beans, type, loader),
                 c -> ClassUtils.isPresent(c, loader)));
-    if (settings.store().isPresent() && !userBackends.isEmpty()) {
+    settings.warnings().forEach(log::warn);
+    if (settings.backend().isPresent() && !userBackends.isEmpty()) {
       log.warn(
-          "hostloom.store={} is ignored: the application defines LockBackend bean {}",
-          settings.store().get().name(),
+          "hostloom.backend={} is ignored: the application defines LockBackend bean {}",
+          settings.backend().get().name(),
           userBackends.get(0));
     }
     beans.registerSingleton(BEAN_NAME, settings);

@@ -12,7 +12,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * WOPI locks over the lock store: a {@link WopiLockComparer} from {@code
+ * WOPI locks over the lock backend: a {@link WopiLockComparer} from {@code
  * hostloom.wopi.lock-comparer}, a {@link WopiLockProvider} with {@code hostloom.wopi.lock-expiry}
  * and a {@link WopiLockProtocol} (the framework-neutral WOPI lock rules) on top.
  *

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
- * With {@code hostloom.store=azure} the starter-built WOPI provider names a file's lock blob as
+ * With {@code hostloom.backend=azure} the starter-built WOPI provider names a file's lock blob as
  * .NET WopiHost does, the lowercase hex SHA-256 of the file id's UTF-8 bytes, so Java and .NET
  * hosts on one container see the same lock; {@code hostloom.azure.dotnet-wopi-layout=false} opts
  * out. On a real Azurite.
@@ -32,7 +32,7 @@ class AzureWopiBlobNameTest {
         .withConfiguration(ALL)
         .withPropertyValues(
             "hostloom.locking.namespace=blob-names",
-            "hostloom.store=azure",
+            "hostloom.backend=azure",
             "hostloom.azure.connection-string="
                 + azurite.connectionString("127.0.0.1", azurite.port()),
             "hostloom.azure.container-name=" + container.getBlobContainerName());

@@ -10,11 +10,11 @@ import io.hostloom.locking.memory.InMemoryLockBackend;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.testing.ManualLockClock;
 import io.hostloom.locking.time.LockClock;
-import io.hostloom.springboot.store.azure.AzureStoreAutoConfiguration;
-import io.hostloom.springboot.store.memory.MemoryStoreAutoConfiguration;
-import io.hostloom.springboot.store.mysql.MysqlStoreAutoConfiguration;
-import io.hostloom.springboot.store.postgres.PostgresStoreAutoConfiguration;
-import io.hostloom.springboot.store.redis.RedisStoreAutoConfiguration;
+import io.hostloom.springboot.backend.azure.AzureBackendAutoConfiguration;
+import io.hostloom.springboot.backend.memory.MemoryBackendAutoConfiguration;
+import io.hostloom.springboot.backend.mysql.MysqlBackendAutoConfiguration;
+import io.hostloom.springboot.backend.postgres.PostgresBackendAutoConfiguration;
+import io.hostloom.springboot.backend.redis.RedisBackendAutoConfiguration;
 import io.hostloom.wopi.WopiLockComparer;
 import io.hostloom.wopi.WopiLockProtocol;
 import io.hostloom.wopi.WopiLockProvider;
@@ -29,11 +29,11 @@ class HostloomAutoConfigurationTest {
   static final AutoConfigurations ALL =
       AutoConfigurations.of(
           HostloomAutoConfiguration.class,
-          MemoryStoreAutoConfiguration.class,
-          RedisStoreAutoConfiguration.class,
-          AzureStoreAutoConfiguration.class,
-          PostgresStoreAutoConfiguration.class,
-          MysqlStoreAutoConfiguration.class,
+          MemoryBackendAutoConfiguration.class,
+          RedisBackendAutoConfiguration.class,
+          AzureBackendAutoConfiguration.class,
+          PostgresBackendAutoConfiguration.class,
+          MysqlBackendAutoConfiguration.class,
           HostloomWopiAutoConfiguration.class);
 
   final ApplicationContextRunner runner =
@@ -42,9 +42,9 @@ class HostloomAutoConfigurationTest {
           .withPropertyValues("hostloom.locking.namespace=orders");
 
   @Test
-  void memoryStoreGivesALockAWopiProviderAndTheProtocolOverOneBackend() {
+  void memoryBackendGivesALockAWopiProviderAndTheProtocolOverIt() {
     runner
-        .withPropertyValues("hostloom.store=memory")
+        .withPropertyValues("hostloom.backend=memory")
         .run(
             ctx -> {
               assertThat(ctx).hasNotFailed();
@@ -58,7 +58,7 @@ class HostloomAutoConfigurationTest {
               WopiLockProvider wopi = ctx.getBean(WopiLockProvider.class);
               assertThat(wopi.comparer()).isSameAs(WopiLockComparer.ordinal());
               assertThat(wopi.expiry()).isEqualTo(Duration.ofMinutes(30));
-              // the WOPI provider and the lock share the store
+              // the WOPI provider and the lock share the backend
               assertThat(wopi.add("f", "L").success()).isTrue();
               assertThat(ctx.getBean(InMemoryLockBackend.class).liveCount()).isEqualTo(1);
               // a kernel lock works end to end
@@ -70,7 +70,7 @@ class HostloomAutoConfigurationTest {
   void everyLockingSettingReachesTheLockAndEachValueShowsItsSource() {
     runner
         .withPropertyValues(
-            "hostloom.store=memory",
+            "hostloom.backend=memory",
             "hostloom.locking.default-lease=10s",
             "hostloom.locking.max-lease=100s",
             "hostloom.locking.max-hold=1000s",
@@ -107,42 +107,42 @@ class HostloomAutoConfigurationTest {
             });
   }
 
-  /** Contract 108: an enabled lock without a store fails start-up with one clear message. */
+  /** Contract 108: an enabled lock without a backend fails start-up with one clear message. */
   @Test
-  void enabledLockingWithoutAStoreFailsStartUpWithOneMessageNamingTheSetting() {
+  void enabledLockingWithoutABackendFailsStartUpWithOneMessageNamingTheSetting() {
     runner.run(
         ctx -> {
           assertThat(ctx).hasFailed();
           HostloomConfigurationException e = rootCause(ctx.getStartupFailure());
           assertThat(e.problems()).hasSize(1);
           assertThat(e.getMessage())
-              .contains("hostloom.store is not set")
+              .contains("hostloom.backend is not set")
               .contains("memory, redis, azure, postgres, etcd, zookeeper, mysql")
               .contains("LockBackend bean")
               .contains("hostloom.locking.enabled=false");
         });
   }
 
-  /** An application bean that needs the store must not turn the message into "no such bean". */
+  /** An application bean that needs the backend must not turn the message into "no such bean". */
   @Test
-  void theSettingsMessageComesFirstEvenWhenAnApplicationBeanNeedsTheStore() {
+  void theSettingsMessageComesFirstEvenWhenAnApplicationBeanNeedsTheBackend() {
     runner
-        .withBean(StoreUser.class)
+        .withBean(BackendUser.class)
         .run(
             ctx ->
                 assertThat(rootCause(ctx.getStartupFailure()).getMessage())
-                    .contains("hostloom.store is not set"));
+                    .contains("hostloom.backend is not set"));
   }
 
-  static final class StoreUser {
-    StoreUser(LockBackend backend) {}
+  static final class BackendUser {
+    BackendUser(LockBackend backend) {}
   }
 
   @Test
   void invalidSettingsFailStartUpWithOneMessageListingEveryProblem() {
     runner
         .withPropertyValues(
-            "hostloom.store=redis",
+            "hostloom.backend=redis",
             "hostloom.locking.namespace=Bad Space",
             "hostloom.locking.default-lease=10s",
             "hostloom.locking.max-lease=5s",
@@ -172,19 +172,19 @@ class HostloomAutoConfigurationTest {
   }
 
   @Test
-  void anUnknownStoreIsNamedWithTheChoices() {
+  void anUnknownBackendIsNamedWithTheChoices() {
     runner
-        .withPropertyValues("hostloom.store=cassandra")
+        .withPropertyValues("hostloom.backend=cassandra")
         .run(
             ctx ->
                 assertThat(rootCause(ctx.getStartupFailure()).problems())
                     .containsExactly(
-                        "hostloom.store must be one of memory, redis, azure, postgres, etcd, zookeeper, mysql but was"
+                        "hostloom.backend must be one of memory, redis, azure, postgres, etcd, zookeeper, mysql but was"
                             + " 'cassandra'"));
   }
 
   @Test
-  void disabledLockingNeedsNoStoreAndRunsActionsUncoordinated() throws Exception {
+  void disabledLockingNeedsNoBackendAndRunsActionsUncoordinated() throws Exception {
     runner
         .withPropertyValues("hostloom.locking.enabled=false")
         .run(
@@ -200,7 +200,7 @@ class HostloomAutoConfigurationTest {
   }
 
   @Test
-  void aUserLockBackendWinsAndNeedsNoStore() {
+  void aUserLockBackendWinsAndNeedsNoBackendSetting() {
     LockBackend mine = new InMemoryLockBackend();
     runner
         .withBean("myBackend", LockBackend.class, () -> mine)
@@ -214,10 +214,10 @@ class HostloomAutoConfigurationTest {
   }
 
   @Test
-  void aUserLockBackendWinsOverAConfiguredStore() {
+  void aUserLockBackendWinsOverAConfiguredBackend() {
     LockBackend mine = new InMemoryLockBackend();
     runner
-        .withPropertyValues("hostloom.store=memory")
+        .withPropertyValues("hostloom.backend=memory")
         .withBean("myBackend", LockBackend.class, () -> mine)
         .run(
             ctx -> {
@@ -227,7 +227,7 @@ class HostloomAutoConfigurationTest {
             });
   }
 
-  /** The Spring form of contract 109: a second store registration fails, naming both. */
+  /** The Spring form of contract 109: a second backend registration fails, naming both. */
   @Test
   void twoUserLockBackendsFailStartUpNamingBoth() {
     runner
@@ -243,7 +243,7 @@ class HostloomAutoConfigurationTest {
   void aUserComparerIsHowACustomComparerIsPluggedIn() {
     WopiLockComparer caseInsensitive = id -> "ci:" + id.toLowerCase(java.util.Locale.ROOT);
     runner
-        .withPropertyValues("hostloom.store=memory", "hostloom.wopi.lock-comparer=not-checked")
+        .withPropertyValues("hostloom.backend=memory", "hostloom.wopi.lock-comparer=not-checked")
         .withBean(WopiLockComparer.class, () -> caseInsensitive)
         .run(
             ctx -> {
@@ -259,7 +259,7 @@ class HostloomAutoConfigurationTest {
   void userBeansOfEveryTypeWin() {
     ManualLockClock clock = new ManualLockClock();
     runner
-        .withPropertyValues("hostloom.store=memory")
+        .withPropertyValues("hostloom.backend=memory")
         .withBean(LockClock.class, () -> clock)
         .withBean(
             "myLock",
@@ -284,7 +284,7 @@ class HostloomAutoConfigurationTest {
   void theWopiProviderReportsTimesOnTheLockClock() {
     ManualLockClock clock = new ManualLockClock();
     runner
-        .withPropertyValues("hostloom.store=memory")
+        .withPropertyValues("hostloom.backend=memory")
         .withBean(LockClock.class, () -> clock)
         .run(
             ctx -> {
@@ -301,7 +301,7 @@ class HostloomAutoConfigurationTest {
         ctx -> {
           var analysis =
               new HostloomConfigurationFailureAnalyzer().analyze(ctx.getStartupFailure());
-          assertThat(analysis.getDescription()).contains("hostloom.store is not set");
+          assertThat(analysis.getDescription()).contains("hostloom.backend is not set");
           assertThat(analysis.getAction()).contains("hostloom.*");
         });
   }

@@ -3,7 +3,7 @@ package io.hostloom.springboot;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.time.LockClock;
-import io.hostloom.springboot.store.memory.MemoryStoreAutoConfiguration;
+import io.hostloom.springboot.backend.memory.MemoryBackendAutoConfiguration;
 import io.hostloom.testkit.kernel.KernelConformanceSuite;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +27,7 @@ class KernelConformanceOnStarterLockTest extends KernelConformanceSuite {
     ctx.registerBean("suiteClock", LockClock.class, () -> clock);
     ctx.register(
         HostloomAutoConfiguration.class,
-        MemoryStoreAutoConfiguration.class,
+        MemoryBackendAutoConfiguration.class,
         HostloomWopiAutoConfiguration.class);
     ctx.refresh();
     contexts.add(ctx);

@@ -53,7 +53,7 @@ class LockingPropertiesTest {
   void everyKernelOptionSetThroughPropertiesReachesTheLockAndItsDescription() {
     new ApplicationContextRunner()
         .withConfiguration(ALL)
-        .withPropertyValues("hostloom.store=memory")
+        .withPropertyValues("hostloom.backend=memory")
         .withPropertyValues(
             EVERY_OPTION.entrySet().stream()
                 .map(e -> e.getKey() + "=" + e.getValue())

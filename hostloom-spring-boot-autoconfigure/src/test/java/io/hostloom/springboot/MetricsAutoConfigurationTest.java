@@ -23,7 +23,7 @@ class MetricsAutoConfigurationTest {
       new ApplicationContextRunner()
           .withConfiguration(ALL)
           .withConfiguration(AutoConfigurations.of(HostloomMetricsAutoConfiguration.class))
-          .withPropertyValues("hostloom.locking.namespace=metered", "hostloom.store=memory");
+          .withPropertyValues("hostloom.locking.namespace=metered", "hostloom.backend=memory");
 
   @Test
   void theLockFeedsMetersAndObservationsWhenARegistryExists() throws Exception {

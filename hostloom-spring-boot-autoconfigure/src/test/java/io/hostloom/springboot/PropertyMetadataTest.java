@@ -11,13 +11,13 @@ import io.hostloom.locking.LockingOptions;
 import io.hostloom.redis.RedisKeyLayout;
 import io.hostloom.redis.RedisLockBackend;
 import io.hostloom.scheduling.ScheduleOptions;
+import io.hostloom.springboot.backend.azure.AzureBackendProperties;
+import io.hostloom.springboot.backend.etcd.EtcdBackendProperties;
+import io.hostloom.springboot.backend.mysql.MysqlBackendProperties;
+import io.hostloom.springboot.backend.postgres.PostgresBackendProperties;
+import io.hostloom.springboot.backend.redis.RedisBackendProperties;
+import io.hostloom.springboot.backend.zookeeper.ZooKeeperBackendProperties;
 import io.hostloom.springboot.scheduling.ExclusiveScheduleProperties;
-import io.hostloom.springboot.store.azure.AzureStoreProperties;
-import io.hostloom.springboot.store.etcd.EtcdStoreProperties;
-import io.hostloom.springboot.store.mysql.MysqlStoreProperties;
-import io.hostloom.springboot.store.postgres.PostgresStoreProperties;
-import io.hostloom.springboot.store.redis.RedisStoreProperties;
-import io.hostloom.springboot.store.zookeeper.ZooKeeperStoreProperties;
 import io.hostloom.wopi.WopiLockProvider;
 import io.hostloom.zookeeper.ZooKeeperLockBackend;
 import java.io.IOException;
@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.configurationmetadata.ConfigurationMetadataProperty;
 import org.springframework.boot.configurationmetadata.ConfigurationMetadataRepository;
 import org.springframework.boot.configurationmetadata.ConfigurationMetadataRepositoryJsonBuilder;
+import org.springframework.boot.configurationmetadata.Deprecation;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
@@ -44,12 +45,12 @@ import org.springframework.util.ClassUtils;
  */
 class PropertyMetadataTest {
   static final HostloomProperties CORE = new HostloomProperties();
-  static final RedisStoreProperties REDIS = new RedisStoreProperties();
-  static final AzureStoreProperties AZURE = new AzureStoreProperties();
-  static final EtcdStoreProperties ETCD = new EtcdStoreProperties();
-  static final PostgresStoreProperties POSTGRES = new PostgresStoreProperties();
-  static final ZooKeeperStoreProperties ZOOKEEPER = new ZooKeeperStoreProperties();
-  static final MysqlStoreProperties MYSQL = new MysqlStoreProperties();
+  static final RedisBackendProperties REDIS = new RedisBackendProperties();
+  static final AzureBackendProperties AZURE = new AzureBackendProperties();
+  static final EtcdBackendProperties ETCD = new EtcdBackendProperties();
+  static final PostgresBackendProperties POSTGRES = new PostgresBackendProperties();
+  static final ZooKeeperBackendProperties ZOOKEEPER = new ZooKeeperBackendProperties();
+  static final MysqlBackendProperties MYSQL = new MysqlBackendProperties();
   static final ExclusiveScheduleProperties SCHEDULING = new ExclusiveScheduleProperties();
 
   /** Every property with a default: its constant and the properties class's value. */
@@ -261,14 +262,26 @@ class PropertyMetadataTest {
   }
 
   @Test
-  void everyHostloomPropertyHasADescriptionAndTheStoreHasHints() throws IOException {
+  void everyHostloomPropertyHasADescriptionAndTheBackendHasHints() throws IOException {
     Map<String, ConfigurationMetadataProperty> all = hostloomProperties();
     assertThat(all).hasSizeGreaterThan(30);
     assertThat(all.values())
         .allSatisfy(p -> assertThat(p.getDescription()).as(p.getId()).isNotBlank());
-    assertThat(all.get("hostloom.store").getHints().getValueHints())
+    assertThat(all.get("hostloom.backend").getHints().getValueHints())
         .extracting(h -> String.valueOf(h.getValue()))
         .containsExactly("memory", "redis", "azure", "postgres", "etcd", "zookeeper", "mysql");
+  }
+
+  @Test
+  void theOldStoreNameIsDeprecatedInTheMetadataWithTheNewNameAsReplacement() throws IOException {
+    Map<String, ConfigurationMetadataProperty> all = hostloomProperties();
+    ConfigurationMetadataProperty old = all.get("hostloom.store");
+    assertThat(old).isNotNull();
+    assertThat(old.isDeprecated()).isTrue();
+    assertThat(old.getDeprecation().getLevel()).isEqualTo(Deprecation.Level.WARNING);
+    assertThat(old.getDeprecation().getReplacement()).isEqualTo("hostloom.backend");
+    assertThat(old.getDeprecation().getReason()).isNotBlank();
+    assertThat(all.get("hostloom.backend").isDeprecated()).isFalse();
   }
 
   @Test

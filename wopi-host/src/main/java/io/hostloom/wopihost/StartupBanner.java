@@ -45,19 +45,19 @@ public class StartupBanner implements ApplicationListener<WebServerInitializedEv
             : "http://localhost:" + port;
     StringBuilder sb = new StringBuilder();
     sb.append("\n\n  HostLoom WOPI host is running")
-        .append("\n    page:        ")
+        .append("\n    page:         ")
         .append(base)
         .append('/')
-        .append("\n    documents:   ")
+        .append("\n    documents:    ")
         .append(store.root())
-        .append("\n    lock store:  ")
+        .append("\n    lock backend: ")
         .append(backend.name());
     if (store.find(SampleDocuments.VALIDATOR_FILE).isPresent()) {
       String wopiSrc = HostUrls.wopiSrc(base, SampleDocuments.VALIDATOR_FILE);
       String token = tokens.issue(props.user(), SampleDocuments.VALIDATOR_FILE, props.tokenTtl());
-      sb.append("\n    WOPISrc:     ")
+      sb.append("\n    WOPISrc:      ")
           .append(wopiSrc)
-          .append("\n    token:       ")
+          .append("\n    token:        ")
           .append(token)
           .append("  (user '")
           .append(props.user())
@@ -65,17 +65,19 @@ public class StartupBanner implements ApplicationListener<WebServerInitializedEv
           .append(props.tokenTtl())
           .append(')')
           .append(
-              "\n    validator:   Microsoft's WOPI validator (github.com/microsoft/wopi-validator-core,")
+              "\n    validator:    Microsoft's WOPI validator (github.com/microsoft/wopi-validator-core,")
           .append(" built with 'dotnet build'), from its checkout:")
           .append(
-              "\n                 dotnet run --project src/WopiValidator/WopiValidator.csproj --framework net6.0 -- -w ")
+              "\n                  dotnet run --project src/WopiValidator/WopiValidator.csproj --framework net6.0 -- -w ")
           .append(wopiSrc)
           .append(" -t ")
           .append(token)
           .append(" -l 0 -g Locks");
     }
     if (props.demoTokens()) {
-      sb.append("\n    more tokens: ").append(base).append("/api/token?file=<file id>&user=<name>");
+      sb.append("\n    more tokens:  ")
+          .append(base)
+          .append("/api/token?file=<file id>&user=<name>");
     }
     sb.append('\n');
     log.info(sb.toString());

@@ -6,7 +6,7 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
 /**
  * The HostLoom WOPI host: WOPI files endpoints over a local folder, with locks in the store chosen
- * by {@code hostloom.store} (in-memory by default), so several instances sharing a store agree on
+ * by {@code hostloom.backend} (in-memory by default), so several instances sharing a store agree on
  * who edits each file.
  */
 @SpringBootApplication

@@ -44,7 +44,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {
-      "hostloom.store=memory",
+      "hostloom.backend=memory",
       "wopi-host.token-secret=bad-input-secret-0123456789",
       "wopi-host.max-file-size=64KB"
     })

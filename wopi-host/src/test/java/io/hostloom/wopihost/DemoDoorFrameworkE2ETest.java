@@ -31,7 +31,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {
-      "hostloom.store=memory",
+      "hostloom.backend=memory",
       "wopi-host.token-secret=demo-door-secret-0123456789",
       "wopi-host.demo-tokens=true",
       "server.forward-headers-strategy=framework"

@@ -39,7 +39,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {
-      "hostloom.store=memory",
+      "hostloom.backend=memory",
       "wopi-host.token-secret=outage-secret-0123456789",
       "wopi-host.discovery-allow-insecure-localhost=true",
       "wopi-host.discovery-timeout=1s"
@@ -98,7 +98,7 @@ class DiscoveryOutageE2ETest {
               .profiles("test")
               .properties(
                   "server.port=0",
-                  "hostloom.store=memory",
+                  "hostloom.backend=memory",
                   "wopi-host.docs-dir=" + docs.resolve("refused"),
                   props);
       assertThatThrownBy(app::run)

@@ -42,7 +42,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {
-      "hostloom.store=memory",
+      "hostloom.backend=memory",
       "wopi-host.token-secret=attack-secret-0123456789",
       "wopi-host.public-url=https://wopi.example",
       "server.forward-headers-strategy=framework",

@@ -30,7 +30,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {
-      "hostloom.store=memory",
+      "hostloom.backend=memory",
       "wopi-host.token-secret=page-secret-0123456789",
       "wopi-host.demo-tokens=true" // the page shows lock ids to loopback browsers only then
     })
@@ -61,7 +61,7 @@ class PageChromiumTest {
         .contains("validator.wopitest")
         .contains("readme.txt")
         .contains("lock-from-the-page-test")
-        .contains("lock store: in-memory")
+        .contains("lock backend: in-memory")
         .contains("1 of 3 locked");
     assertThat(dom.split("badge locked", -1)).hasSize(2); // exactly one locked row
     assertThat(dom.split("badge free", -1)).hasSize(3);

@@ -42,7 +42,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {
-      "hostloom.store=memory",
+      "hostloom.backend=memory",
       "wopi-host.token-secret=proof-secret-0123456789",
       "wopi-host.demo-tokens=true",
       "wopi-host.discovery-allow-insecure-localhost=true" // the test's discovery server is http

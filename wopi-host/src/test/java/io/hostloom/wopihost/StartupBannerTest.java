@@ -23,7 +23,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {
-      "hostloom.store=memory",
+      "hostloom.backend=memory",
       "wopi-host.token-secret=banner-secret-0123456789abcdef",
       "logging.level.io.hostloom.wopihost.StartupBanner=INFO"
     })

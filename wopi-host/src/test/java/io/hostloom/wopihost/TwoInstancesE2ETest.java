@@ -25,7 +25,7 @@ import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * Two host instances (two application contexts, two HTTP servers) over one lock store and one
+ * Two host instances (two application contexts, two HTTP servers) over one lock backend and one
  * documents folder, as two processes over one Redis would be; requests alternate between them.
  */
 class TwoInstancesE2ETest {
@@ -52,7 +52,7 @@ class TwoInstancesE2ETest {
         .initializers(ctx -> ctx.getBeanFactory().registerSingleton("sharedLockStore", shared))
         .run(
             "--server.port=0",
-            "--hostloom.store=",
+            "--hostloom.backend=",
             "--wopi-host.docs-dir=" + docs,
             "--wopi-host.token-secret=" + SECRET);
   }

@@ -29,12 +29,12 @@ import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The WOPI lock rules 1–10 end to end: a real server on a random port, real HTTP requests, the
- * in-memory lock store on a manual clock (so the 30-minute expiry is checked exactly, without
+ * in-memory lock backend on a manual clock (so the 30-minute expiry is checked exactly, without
  * waiting). Each test works on its own file.
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"hostloom.store=memory", "wopi-host.token-secret=e2e-secret-0123456789abcdef"})
+    properties = {"hostloom.backend=memory", "wopi-host.token-secret=e2e-secret-0123456789abcdef"})
 @ActiveProfiles("test")
 // Spring Framework 7 no longer finds the enclosing class's @TestConfiguration for @Nested classes
 @Import(WopiLockRulesE2ETest.ManualClock.class)

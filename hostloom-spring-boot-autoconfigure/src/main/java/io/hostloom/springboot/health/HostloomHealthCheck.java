@@ -12,10 +12,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Readiness of the lock store, without Spring Boot's health types (they moved between Boot 3 and
+ * Readiness of the lock backend, without Spring Boot's health types (they moved between Boot 3 and
  * Boot 4, so each starter adapts this result to its own {@code HealthIndicator}). Mirrors the
  * backend's {@link BackendHealthProbe} when it has one; UP with an explanation when it has none; UP
- * with "disabled" when locking is disabled (single-instance mode needs no store).
+ * with "disabled" when locking is disabled (single-instance mode needs no backend).
  *
  * <p>{@link #check()} never throws and blocks at most {@link #TIMEOUT}: a probe that fails or does
  * not answer in time is DOWN; an interrupt is DOWN with the interrupt flag restored.
@@ -27,8 +27,8 @@ public final class HostloomHealthCheck {
   /**
    * One answer.
    *
-   * @param up whether the store is ready
-   * @param details ordered details ({@code store}, {@code probe}, {@code locking})
+   * @param up whether the backend is ready
+   * @param details ordered details ({@code backend}, {@code probe}, {@code locking})
    */
   public record Result(boolean up, Map<String, Object> details) {
     public Result {
@@ -41,27 +41,27 @@ public final class HostloomHealthCheck {
 
   /**
    * @param enabled {@code hostloom.locking.enabled}
-   * @param backend the lock store, when there is one
+   * @param backend the lock backend, when there is one
    */
   public HostloomHealthCheck(boolean enabled, Optional<LockBackend> backend) {
     this.enabled = enabled;
     this.backend = backend;
   }
 
-  /** Asks the store; see the class comment for what each state means. */
+  /** Asks the backend; see the class comment for what each state means. */
   public Result check() {
     Map<String, Object> details = new LinkedHashMap<>();
     if (!enabled) {
       details.put("locking", "disabled");
     }
     if (backend.isEmpty()) {
-      details.put("store", "none");
+      details.put("backend", "none");
       return new Result(!enabled, details);
     }
     LockBackend b = backend.get();
-    details.put("store", b.name());
+    details.put("backend", b.name());
     if (!(b instanceof BackendHealthProbe probe)) {
-      details.put("probe", "the store has no health probe; assumed reachable");
+      details.put("probe", "the backend has no health probe; assumed reachable");
       return new Result(true, details);
     }
     try {

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hostloom.locking.spi.BackendHealth;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.springboot.HostloomAutoConfiguration;
+import io.hostloom.springboot.backend.memory.MemoryBackendAutoConfiguration;
 import io.hostloom.springboot.leadership.HostloomLeadershipAutoConfiguration;
 import io.hostloom.springboot.leadership.LeaderElectors;
-import io.hostloom.springboot.store.memory.MemoryStoreAutoConfiguration;
 import io.hostloom.testkit.TestTiming;
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -79,7 +79,7 @@ public abstract class HealthAdaptersContract {
         .withConfiguration(
             AutoConfigurations.of(
                 HostloomAutoConfiguration.class,
-                MemoryStoreAutoConfiguration.class,
+                MemoryBackendAutoConfiguration.class,
                 healthAutoConfiguration))
         .withPropertyValues("hostloom.locking.namespace=health");
   }
@@ -89,12 +89,12 @@ public abstract class HealthAdaptersContract {
         .withConfiguration(
             AutoConfigurations.of(
                 HostloomAutoConfiguration.class,
-                MemoryStoreAutoConfiguration.class,
+                MemoryBackendAutoConfiguration.class,
                 HostloomLeadershipAutoConfiguration.class,
                 leadershipHealthAutoConfiguration))
         .withPropertyValues(
             "hostloom.locking.namespace=health",
-            "hostloom.store=memory",
+            "hostloom.backend=memory",
             "hostloom.leadership.roles.billing.retry-interval=100ms",
             "hostloom.leadership.roles.billing.jitter=0ms");
   }
@@ -112,7 +112,7 @@ public abstract class HealthAdaptersContract {
               probed.answer = CompletableFuture.completedFuture(BackendHealth.healthy("PONG"));
               Reading up = health(indicator);
               assertThat(up.status()).isEqualTo("UP");
-              assertThat(up.details()).containsEntry("store", "probed");
+              assertThat(up.details()).containsEntry("backend", "probed");
               assertThat(up.details()).containsEntry("probe", "PONG");
               probed.answer = CompletableFuture.completedFuture(BackendHealth.unhealthy("gone"));
               assertThat(health(indicator).status()).isEqualTo("DOWN");
@@ -122,7 +122,7 @@ public abstract class HealthAdaptersContract {
   @Test
   void theIndicatorCanBeSwitchedOff() {
     healthRunner()
-        .withPropertyValues("hostloom.store=memory", "management.health.hostloom.enabled=false")
+        .withPropertyValues("hostloom.backend=memory", "management.health.hostloom.enabled=false")
         .run(ctx -> assertThat(ctx).doesNotHaveBean(indicatorType));
   }
 

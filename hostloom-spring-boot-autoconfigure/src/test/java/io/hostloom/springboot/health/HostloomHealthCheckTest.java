@@ -8,31 +8,31 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
-/** Contract 110 without Spring's health types: the check mirrors the store's probe. */
+/** Contract 110 without Spring's health types: the check mirrors the backend's probe. */
 class HostloomHealthCheckTest {
 
   @Test
-  void aStoreWithoutAProbeIsUpWithAnExplanation() {
+  void aBackendWithoutAProbeIsUpWithAnExplanation() {
     HostloomHealthCheck.Result r =
         new HostloomHealthCheck(true, Optional.of(new InMemoryLockBackend())).check();
     assertThat(r.up()).isTrue();
     assertThat(r.details())
-        .containsEntry("store", "in-memory")
-        .containsEntry("probe", "the store has no health probe; assumed reachable");
+        .containsEntry("backend", "in-memory")
+        .containsEntry("probe", "the backend has no health probe; assumed reachable");
   }
 
   @Test
-  void disabledLockingIsUpWithDisabledAndNoStoreWhileEnabledIsDown() {
+  void disabledLockingIsUpWithDisabledAndNoBackendWhileEnabledIsDown() {
     HostloomHealthCheck.Result disabled = new HostloomHealthCheck(false, Optional.empty()).check();
     assertThat(disabled.up()).isTrue();
     assertThat(disabled.details()).containsEntry("locking", "disabled");
     HostloomHealthCheck.Result none = new HostloomHealthCheck(true, Optional.empty()).check();
     assertThat(none.up()).isFalse();
-    assertThat(none.details()).containsEntry("store", "none");
+    assertThat(none.details()).containsEntry("backend", "none");
   }
 
   @Test
-  void aProbedStoreIsMirroredAndAFailedProbeIsDown() {
+  void aProbedBackendIsMirroredAndAFailedProbeIsDown() {
     ProbedBackend probed = new ProbedBackend();
     HostloomHealthCheck check = new HostloomHealthCheck(true, Optional.of(probed));
     probed.answer = CompletableFuture.completedFuture(BackendHealth.healthy("PONG"));

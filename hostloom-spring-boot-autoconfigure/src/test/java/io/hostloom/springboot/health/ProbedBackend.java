@@ -6,7 +6,9 @@ import io.hostloom.locking.spi.BackendHealthProbe;
 import io.hostloom.locking.testing.ForwardingLockBackend;
 import java.util.concurrent.CompletableFuture;
 
-/** An in-memory store with a health probe whose answer the test sets (shared by both starters). */
+/**
+ * An in-memory backend with a health probe whose answer the test sets (shared by both starters).
+ */
 public final class ProbedBackend extends ForwardingLockBackend implements BackendHealthProbe {
   /** The probe's next answer. */
   public volatile CompletableFuture<BackendHealth> answer =

@@ -11,7 +11,7 @@ import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.micrometer.LeaderMetricsListener;
 import io.hostloom.springboot.HostloomAutoConfiguration;
 import io.hostloom.springboot.HostloomConfigurationException;
-import io.hostloom.springboot.store.memory.MemoryStoreAutoConfiguration;
+import io.hostloom.springboot.backend.memory.MemoryBackendAutoConfiguration;
 import io.hostloom.testkit.TestTiming;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -30,9 +30,9 @@ class LeadershipAutoConfigurationTest {
           .withConfiguration(
               AutoConfigurations.of(
                   HostloomAutoConfiguration.class,
-                  MemoryStoreAutoConfiguration.class,
+                  MemoryBackendAutoConfiguration.class,
                   HostloomLeadershipAutoConfiguration.class))
-          .withPropertyValues("hostloom.locking.namespace=app", "hostloom.store=memory");
+          .withPropertyValues("hostloom.locking.namespace=app", "hostloom.backend=memory");
 
   @Test
   void rolesComeFromPropertiesLeadWithMeters() {

@@ -6,7 +6,7 @@ import io.hostloom.scheduling.RunOutcome;
 import io.hostloom.scheduling.ScheduleOptions;
 import io.hostloom.scheduling.ScheduleState;
 import io.hostloom.springboot.HostloomAutoConfiguration;
-import io.hostloom.springboot.store.memory.MemoryStoreAutoConfiguration;
+import io.hostloom.springboot.backend.memory.MemoryBackendAutoConfiguration;
 import io.hostloom.testkit.TestTiming;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,10 +26,10 @@ class ExclusiveScheduleAutoConfigurationTest {
           .withConfiguration(
               AutoConfigurations.of(
                   HostloomAutoConfiguration.class,
-                  MemoryStoreAutoConfiguration.class,
+                  MemoryBackendAutoConfiguration.class,
                   ExclusiveScheduleAutoConfiguration.class))
           .withPropertyValues(
-              "hostloom.locking.namespace=app", "hostloom.store=memory", "jobs.name=report");
+              "hostloom.locking.namespace=app", "hostloom.backend=memory", "jobs.name=report");
 
   static class Jobs {
     final AtomicInteger runs = new AtomicInteger();

@@ -6,9 +6,9 @@ import io.hostloom.leadership.LeaderElection;
 import io.hostloom.scheduling.RunOutcome;
 import io.hostloom.scheduling.ScheduleState;
 import io.hostloom.springboot.HostloomAutoConfiguration;
+import io.hostloom.springboot.backend.memory.MemoryBackendAutoConfiguration;
 import io.hostloom.springboot.leadership.HostloomLeadershipAutoConfiguration;
 import io.hostloom.springboot.leadership.LeaderElectors;
-import io.hostloom.springboot.store.memory.MemoryStoreAutoConfiguration;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -24,12 +24,12 @@ class LeaderOnlyScheduleTest {
           .withConfiguration(
               AutoConfigurations.of(
                   HostloomAutoConfiguration.class,
-                  MemoryStoreAutoConfiguration.class,
+                  MemoryBackendAutoConfiguration.class,
                   HostloomLeadershipAutoConfiguration.class,
                   ExclusiveScheduleAutoConfiguration.class))
           .withPropertyValues(
               "hostloom.locking.namespace=app",
-              "hostloom.store=memory",
+              "hostloom.backend=memory",
               // no second attempt within the test after a resignation
               "hostloom.leadership.roles.billing.retry-interval=10m",
               "jobs.role=billing");

@@ -100,7 +100,7 @@ public class StatusController {
         lock = locks.getLock(d.id());
       } catch (WopiLockUnavailableException e) {
         lock = Optional.empty();
-        f.put("lockError", "lock store unavailable");
+        f.put("lockError", "lock backend unavailable");
       }
       if (lock.isPresent()) {
         locked++;
@@ -120,7 +120,7 @@ public class StatusController {
     }
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("folder", full ? store.root().toString() : null);
-    body.put("lockStore", backend.name());
+    body.put("lockBackend", backend.name());
     body.put("wopiClient", full ? discovery.map(c -> c.url().toString()).orElse(null) : null);
     body.put("locked", locked);
     body.put("files", files);

@@ -478,8 +478,8 @@ public class WopiFilesController {
   }
 
   @ExceptionHandler(WopiLockUnavailableException.class)
-  ResponseEntity<Void> lockStoreDown(WopiLockUnavailableException e) {
-    log.warn("Lock store unavailable: {}", e.getMessage());
+  ResponseEntity<Void> lockBackendDown(WopiLockUnavailableException e) {
+    log.warn("Lock backend unavailable: {}", e.getMessage());
     return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
         .header(HttpHeaders.RETRY_AFTER, "1")
         .build();

@@ -18,7 +18,7 @@ import org.springframework.context.annotation.Bean;
  * when Actuator is on the classpath and {@code management.health.hostloom.enabled} is not false.
  * Add it to the readiness group: {@code
  * management.endpoint.health.group.readiness.include=readinessState,hostloom}. It is never meant
- * for liveness: a store outage should stop traffic, not restart the instance.
+ * for liveness: a backend outage should stop traffic, not restart the instance.
  */
 @AutoConfiguration(after = HostloomAutoConfiguration.class)
 @ConditionalOnClass(HealthIndicator.class)

@@ -1,0 +1,96 @@
+package io.hostloom.wopihost;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hostloom.locking.memory.InMemoryLockBackend;
+import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.testing.CountingLockBackend;
+import io.hostloom.locking.testing.CountingLockBackend.Operation;
+import io.hostloom.wopihost.security.AccessTokens;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * How many lock-backend operations each WOPI request costs, counted by the testkit's counting
+ * backend around the in-memory backend (the figures in the README's table come from this test).
+ */
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {"hostloom.backend=", "wopi-host.token-secret=count-secret-0123456789"})
+@ActiveProfiles("test")
+class BackendCallsPerRequestTest {
+  @TempDir static Path docs;
+  static final CountingLockBackend COUNTING = new CountingLockBackend(new InMemoryLockBackend());
+
+  @DynamicPropertySource
+  static void props(DynamicPropertyRegistry r) {
+    r.add("wopi-host.docs-dir", () -> docs.toString());
+  }
+
+  @TestConfiguration
+  static class Counting {
+    @Bean
+    LockBackend countingBackend() {
+      return COUNTING;
+    }
+  }
+
+  @LocalServerPort int port;
+  @Autowired AccessTokens tokens;
+
+  private Map<Operation, Long> count(Supplier<WopiHttp.Reply> request, int expectedStatus) {
+    COUNTING.reset();
+    assertThat(request.get().status()).isEqualTo(expectedStatus);
+    Map<Operation, Long> calls = new EnumMap<>(Operation.class);
+    for (Operation op : Operation.values()) {
+      if (COUNTING.count(op) > 0) {
+        calls.put(op, COUNTING.count(op));
+      }
+    }
+    return calls;
+  }
+
+  @Test
+  void eachWopiRequestCostsAtMostOneBackendOperation() throws Exception {
+    Files.writeString(docs.resolve("c.docx"), "c");
+    String t = tokens.issue("alice", "c.docx", Duration.ofHours(1));
+    WopiHttp w = new WopiHttp("http://127.0.0.1:" + port);
+    String f = "c.docx";
+    byte[] body = "x".getBytes(StandardCharsets.UTF_8);
+
+    assertThat(count(() -> w.checkFileInfo(f, t), 200)).isEmpty();
+    assertThat(count(() -> w.getFile(f, t), 200)).isEmpty();
+    assertThat(count(() -> w.lock(f, t, "A"), 200)).isEqualTo(Map.of(Operation.ACQUIRE, 1L));
+    assertThat(count(() -> w.lock(f, t, "A"), 200)).isEqualTo(Map.of(Operation.ACQUIRE, 1L));
+    assertThat(count(() -> w.lock(f, t, "B"), 409)).isEqualTo(Map.of(Operation.ACQUIRE, 1L));
+    assertThat(count(() -> w.getLock(f, t), 200)).isEqualTo(Map.of(Operation.READ, 1L));
+    assertThat(count(() -> w.refreshLock(f, t, "A"), 200)).isEqualTo(Map.of(Operation.EXTEND, 1L));
+    assertThat(count(() -> w.refreshLock(f, t, "B"), 409)).isEqualTo(Map.of(Operation.EXTEND, 1L));
+    assertThat(count(() -> w.putFile(f, t, "A", body), 200)).isEqualTo(Map.of(Operation.READ, 1L));
+    assertThat(count(() -> w.rename(f, t, "A", "renamed"), 200))
+        .isEqualTo(Map.of(Operation.READ, 1L));
+    assertThat(count(() -> w.delete(f, t), 409)).isEqualTo(Map.of(Operation.READ, 1L));
+    assertThat(count(() -> w.unlockAndRelock(f, t, "B", "A"), 200))
+        .isEqualTo(Map.of(Operation.REPLACE, 1L));
+    assertThat(count(() -> w.unlockAndRelock(f, t, "C", "A"), 409))
+        .isEqualTo(Map.of(Operation.REPLACE, 1L));
+    assertThat(count(() -> w.unlock(f, t, "A"), 409)).isEqualTo(Map.of(Operation.RELEASE, 1L));
+    assertThat(count(() -> w.unlock(f, t, "B"), 200)).isEqualTo(Map.of(Operation.RELEASE, 1L));
+    assertThat(count(() -> w.lock(f, t, ""), 400)).isEmpty();
+  }
+}
