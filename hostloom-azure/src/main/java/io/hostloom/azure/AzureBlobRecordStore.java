@@ -48,6 +48,12 @@ import reactor.core.publisher.Mono;
 final class AzureBlobRecordStore implements VersionedRecordStore<BlobState> {
   private static final BinaryData EMPTY = BinaryData.fromBytes(new byte[0]);
 
+  /**
+   * The least whole seconds of any instance's unleased grace: it must exceed the command timeout
+   * plus the 1 s clock margin ({@link AzureBlobLockBackend.Builder#unleasedClaimGrace}).
+   */
+  private static final long LEAST_GRACE_SECONDS = 2;
+
   private final BlobContainerAsyncClient container;
   private final boolean createContainer;
   private final BlobState.Rules rules;
@@ -98,7 +104,12 @@ final class AzureBlobRecordStore implements VersionedRecordStore<BlobState> {
                               modified ->
                                   WriteResult.<BlobState>written(
                                       BlobState.token(Math.max(uploaded, modified), 0)))
-                          .defaultIfEmpty(WriteResult.lostAfterPartialWrite());
+                          .switchIfEmpty(
+                              afterLostLease(
+                                  blob,
+                                  uploaded,
+                                  millis(claim),
+                                  WriteResult.written(BlobState.token(uploaded, 0))));
                     })
                 // 409 (412 on some versions): the blob exists; a 404 means the container is gone
                 .onErrorResume(
@@ -195,13 +206,12 @@ final class AzureBlobRecordStore implements VersionedRecordStore<BlobState> {
       conditions.setLeaseId(s.leaseId());
     }
     WriteResult<BlobState> done = token > 0 ? WriteResult.written(token) : WriteResult.deleted();
-    Mono<String> written =
+    Mono<HttpHeaders> written =
         blob.setMetadataWithResponse(md, conditions)
             .map(
                 r -> {
                   applied.set(true);
-                  return Optional.ofNullable(r.getHeaders().getValue(HttpHeaderName.ETAG))
-                      .orElse("");
+                  return r.getHeaders();
                 });
     if (s.locked() || !lease) {
       return written
@@ -210,10 +220,46 @@ final class AzureBlobRecordStore implements VersionedRecordStore<BlobState> {
     }
     return written
         .flatMap(
-            etag ->
-                acquireLease(blob, md.get(ClaimMetadata.LEASE_ID), etag)
-                    .map(ok -> ok ? done : WriteResult.<BlobState>lostAfterPartialWrite()))
+            h ->
+                leaseModified(
+                        blob,
+                        md.get(ClaimMetadata.LEASE_ID),
+                        Optional.ofNullable(h.getValue(HttpHeaderName.ETAG)).orElse(""))
+                    .map(modified -> done)
+                    .switchIfEmpty(
+                        afterLostLease(
+                            blob,
+                            headerSeconds(h, HttpHeaderName.LAST_MODIFIED).orElse(0L),
+                            Long.parseLong(md.get(ClaimMetadata.LEASE_MILLIS)),
+                            done)))
         .onErrorResume(AzureFailures::isConflict, e -> lostOver(blob, s));
+  }
+
+  /**
+   * The lease of a claim just written (unleased, at {@code claimSecond}) lost: someone changed the
+   * blob in between. The claim was every reader's and writer's record from its write on; the lease
+   * only hardens it. While no instance can yet have judged the claim abandoned (its own lease or
+   * the least unleased grace any instance may use has not passed on the service's clock), the
+   * change was made by an operation that saw the claim live (a WOPI unlock, refresh or relock of
+   * the same lock id): the write took effect and was superseded, so it answers {@code written}.
+   * Deciding again would split one operation into two visible effects (a lock others saw and
+   * relocked, answered 409: not linearizable). Later, the claim may have been taken over as
+   * abandoned: then the operation decides again on the blob's state, as any lost write.
+   */
+  private Mono<WriteResult<BlobState>> afterLostLease(
+      BlobAsyncClient blob, long claimSecond, long leaseMillis, WriteResult<BlobState> written) {
+    long liveForEveryone =
+        claimSecond
+            + Math.min(BlobState.ceilSeconds(Duration.ofMillis(leaseMillis)), LEAST_GRACE_SECONDS)
+            + BlobState.MARGIN_SECONDS;
+    return Mono.defer(
+        () ->
+            readState(blob)
+                .map(
+                    now ->
+                        claimSecond > 0 && now.nowSecond() < liveForEveryone
+                            ? written
+                            : WriteResult.<BlobState>lostAfterPartialWrite()));
   }
 
   /** Deletes the blob read as {@code s}, conditionally. */
@@ -250,11 +296,6 @@ final class AzureBlobRecordStore implements VersionedRecordStore<BlobState> {
               }
               return WriteResult.lost(view(now));
             });
-  }
-
-  /** Acquires an infinite lease under {@code If-Match: etag}; false when the blob changed. */
-  private Mono<Boolean> acquireLease(BlobAsyncClient blob, String leaseId, String etag) {
-    return leaseModified(blob, leaseId, etag).hasElement();
   }
 
   /**

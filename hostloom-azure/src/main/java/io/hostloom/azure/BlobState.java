@@ -234,6 +234,11 @@ final class BlobState {
     return sequence;
   }
 
+  /** The service's time of the read, in whole seconds. */
+  long nowSecond() {
+    return nowSecond;
+  }
+
   /**
    * Whether the claim is live at the service's time of the read. A claim whose blob has no lease
    * (its writer died between writing and leasing) is live only for the unleased grace.

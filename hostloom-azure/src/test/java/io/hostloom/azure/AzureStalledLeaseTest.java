@@ -100,6 +100,51 @@ class AzureStalledLeaseTest {
     }
   }
 
+  /**
+   * The other order of the race, by an operation that sees the claim live: while A's lease request
+   * is held, B removes A's claim as its owner (a WOPI unlock by another instance with the same lock
+   * id). A's acquire took effect at its upload and was superseded: A answers granted and does not
+   * create the claim again (before, A decided again on the absent blob and re-created it, so an
+   * unlock that had answered 200 was undone: not linearizable).
+   */
+  @Test
+  void aClaimRemovedByItsOwnerWhileItsLeaseWasInFlightTookEffectAndStaysRemoved() throws Exception {
+    String container = Azurite.shared().newContainer("superseded-lease").getBlobContainerName();
+    String key = "superseded-" + UUID.randomUUID();
+    try (TcpFaultProxy proxy = TcpFaultProxy.start("127.0.0.1", Azurite.shared().port())) {
+      CountDownLatch leaseHeld = new CountDownLatch(1);
+      AtomicBoolean stalledOnce = new AtomicBoolean();
+      HttpPipelinePolicy stallLease =
+          (ctx, next) -> {
+            if (isLeaseAcquire(ctx) && stalledOnce.compareAndSet(false, true)) {
+              proxy.hold(Direction.TO_UPSTREAM);
+              leaseHeld.countDown();
+            }
+            return next.process();
+          };
+      AzureBlobLockBackend a =
+          AzureBlobLockBackend.builder()
+              .connectionString(
+                  AzuriteTestServer.shared().connectionString(proxy.host(), proxy.port()))
+              .containerName(container)
+              .commandTimeout(Duration.ofSeconds(10))
+              .addPolicy(stallLease)
+              .build();
+      AzureBlobLockBackend b = Azurite.shared().backend(container).build();
+
+      CompletableFuture<AcquireOutcome> first = a.acquire(key, "lock-id-1", "", LEASE);
+      assertThat(leaseHeld.await(CALL.toSeconds(), TimeUnit.SECONDS)).isTrue();
+      assertThat(TestTiming.get(b.read(key), CALL).map(LeaseRecord::owner))
+          .as("the unleased claim is live to others")
+          .contains("lock-id-1");
+      assertThat(TestTiming.get(b.release(key, "lock-id-1"), CALL).released()).isTrue();
+      proxy.release(Direction.TO_UPSTREAM);
+
+      assertThat(TestTiming.get(first, CALL).granted()).as("A took effect").isTrue();
+      assertThat(TestTiming.get(b.read(key), CALL)).as("the release stays in force").isEmpty();
+    }
+  }
+
   @Test
   void aGraceNotLongerThanTheCommandTimeoutPlusTheClockMarginIsRefused() {
     AzureBlobLockBackend.Builder b =

@@ -73,7 +73,10 @@ public final class WriteResult<V> {
 
   /**
    * Lost after part of the write was applied (a two-request write whose second request lost): a
-   * later failure of the same operation can then no longer be {@code UNAVAILABLE}.
+   * later failure of the same operation can then no longer be {@code UNAVAILABLE}. Only for a first
+   * part that no other operation could have seen as the new record: once others may have judged it
+   * (read it, replaced it, deleted it), the operation took effect and the store must answer {@link
+   * #written}, or the backend decides again and one operation shows two effects.
    */
   @SuppressWarnings("unchecked") // carries no V
   public static <V> WriteResult<V> lostAfterPartialWrite() {
