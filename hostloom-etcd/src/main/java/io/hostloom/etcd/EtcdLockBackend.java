@@ -83,6 +83,10 @@ public final class EtcdLockBackend
   public static final Duration DEFAULT_HEALTH_TIMEOUT = Duration.ofSeconds(2);
 
   // etcd stores values up to its request limit (1.5 MiB by default): no bounds of our own
+  // a lease asked for after the read can be gone because the record moved to a new one; after this
+  // many reads that each found their lease gone, the record is taken as expired
+  private static final int MAX_REREADS = 3;
+
   private static final BackendArguments ARGS = BackendArguments.unbounded();
   // etcd's MaxLeaseTTL (lease/lessor.go): longer TTLs are refused
   private static final long MAX_TTL_SECONDS = 9_000_000_000L;
@@ -264,6 +268,10 @@ public final class EtcdLockBackend
   @Override
   public CompletableFuture<Optional<LeaseRecord>> read(String key) {
     ARGS.read(key);
+    return read(key, 0);
+  }
+
+  private CompletableFuture<Optional<LeaseRecord>> read(String key, int reread) {
     return run(
         "read",
         0,
@@ -273,7 +281,13 @@ public final class EtcdLockBackend
                     Op.get(layout.ownerKey(key), GetOption.DEFAULT),
                     Op.get(layout.dataKey(key), GetOption.DEFAULT))
                 .commit(),
-        (none, r) -> record(r, true));
+        (none, r) ->
+            record(
+                r,
+                true,
+                reread < MAX_REREADS
+                    ? () -> read(key, reread + 1)
+                    : () -> CompletableFuture.completedFuture(Optional.empty())));
   }
 
   @Override
@@ -430,7 +444,7 @@ public final class EtcdLockBackend
    * absent; remaining from etcd's TTL.
    */
   private CompletableFuture<Optional<LeaseRecord>> holder(TxnResponse r) {
-    return record(r, false);
+    return record(r, false, null);
   }
 
   /**
@@ -438,7 +452,16 @@ public final class EtcdLockBackend
    * otherwise the record as it was at the transaction's revision (a refusal's answer, linearized
    * there), with 1 ms left.
    */
-  private CompletableFuture<Optional<LeaseRecord>> record(TxnResponse r, boolean liveNow) {
+  /**
+   * The record of a read, with the remaining time of its lease. When that lease is gone by the time
+   * it is asked for ({@code liveNow}), the record may have expired since the read, or an extend,
+   * refresh or relock may have moved it to a new lease and revoked the old one: it is read again
+   * ({@code reread}), so a record that was live all along is never reported absent.
+   */
+  private CompletableFuture<Optional<LeaseRecord>> record(
+      TxnResponse r,
+      boolean liveNow,
+      java.util.function.Supplier<CompletableFuture<Optional<LeaseRecord>>> reread) {
     List<GetResponse> gets = r.getGetResponses();
     if (gets.get(0).getKvs().isEmpty()) {
       return CompletableFuture.completedFuture(Optional.empty());
@@ -447,16 +470,17 @@ public final class EtcdLockBackend
     KeyValue data = single(gets.get(1));
     return leases
         .timeToLive(owner.getLease(), LeaseOption.DEFAULT)
-        .thenApply(
+        .thenCompose(
             t ->
                 t.getTTL() < 0 && liveNow
-                    ? Optional.empty()
-                    : Optional.of(
-                        new LeaseRecord(
-                            text(owner.getValue()),
-                            dataText(data.getValue()),
-                            remaining(t.getTTL()),
-                            data.getModRevision())));
+                    ? reread.get()
+                    : CompletableFuture.completedFuture(
+                        Optional.of(
+                            new LeaseRecord(
+                                text(owner.getValue()),
+                                dataText(data.getValue()),
+                                remaining(t.getTTL()),
+                                data.getModRevision()))));
   }
 
   // etcd answers whole seconds, truncated: under a second left is still a live lease
