@@ -47,10 +47,13 @@ public final class BenchmarkMain {
       } else if (a.startsWith("--only=")) {
         parts = new LinkedHashSet<>(List.of(a.substring(7).split(",")));
         for (String p : parts) {
-          if (!List.of("kernel", "redis", "faces").contains(p)
+          if (!List.of("kernel", "redis", "faces", "scaling").contains(p)
               && !StorageFaces.backends().contains(p)) {
             throw new IllegalArgumentException(
-                "unknown part " + p + "; parts: kernel, redis, faces, " + StorageFaces.backends());
+                "unknown part "
+                    + p
+                    + "; parts: kernel, redis, faces, scaling, "
+                    + StorageFaces.backends());
           }
         }
       } else if (a.startsWith("--out=")) {

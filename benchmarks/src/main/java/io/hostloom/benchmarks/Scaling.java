@@ -9,6 +9,7 @@ import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockOptions;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.memory.InMemoryLockBackend;
+import io.hostloom.locking.testing.CountingLockBackend;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
@@ -80,7 +81,7 @@ public final class Scaling {
   private static Handles handles(int n, boolean autoExtend, Duration window) throws Exception {
     Duration lease = autoExtend ? EXTENDING_LEASE : PARKED_LEASE;
     InMemoryLockBackend memory = new InMemoryLockBackend();
-    CountingExtends backend = new CountingExtends(memory);
+    CountingLockBackend backend = new CountingLockBackend(memory);
     LockOptions options = LockOptions.builder().lease(lease).autoExtend(autoExtend).build();
     try (DistributedLock lock =
         DistributedLock.create(LockingOptions.builder().namespace("scaling").build(), backend)) {
@@ -91,11 +92,11 @@ public final class Scaling {
       }
       long after = usedHeapAfterGc();
       long cpu0 = timerCpuNanos();
-      long ext0 = backend.extendCalls.get();
+      long ext0 = backend.count(CountingLockBackend.Operation.EXTEND);
       long t0 = System.nanoTime();
       Thread.sleep(window.toMillis());
       long cpu = timerCpuNanos() - cpu0;
-      long ext = backend.extendCalls.get() - ext0;
+      long ext = backend.count(CountingLockBackend.Operation.EXTEND) - ext0;
       double seconds = (System.nanoTime() - t0) / 1e9;
       int lost = 0;
       for (LockHandle h : held) {
@@ -139,23 +140,6 @@ public final class Scaling {
     return sum;
   }
 
-  /** Counts extensions, to show that every handle was extended in the window. */
-  private static final class CountingExtends
-      extends io.hostloom.locking.testing.ForwardingLockBackend {
-    final AtomicInteger extendCalls = new AtomicInteger();
-
-    CountingExtends(InMemoryLockBackend delegate) {
-      super(delegate);
-    }
-
-    @Override
-    public CompletableFuture<io.hostloom.locking.spi.ExtendOutcome> extend(
-        String key, String owner, Duration lease) {
-      extendCalls.incrementAndGet();
-      return delegate.extend(key, owner, lease);
-    }
-  }
-
   // ---- PostgreSQL rows and table size ----
 
   private static Postgres postgres(int keys) throws Exception {
@@ -189,18 +173,19 @@ public final class Scaling {
         } finally {
           workers.shutdownNow();
         }
-        long rows = count(ds);
-        long size = tableBytes(ds);
+        String table = backend.table().qualifiedTable();
+        long rows = count(ds, table);
+        long size = tableBytes(ds, table);
         Duration age = backend.minimumPurgeAge();
         Thread.sleep(age.toMillis() + 500);
         int purged = backend.purgeExpired(age).join();
-        long rowsAfter = count(ds);
-        long sizeAfter = tableBytes(ds);
+        long rowsAfter = count(ds, table);
+        long sizeAfter = tableBytes(ds, table);
         try (Connection c = ds.getConnection();
             Statement s = c.createStatement()) {
-          s.execute("VACUUM " + backend.table().qualifiedTable());
+          s.execute("VACUUM " + table);
         }
-        long sizeVacuumed = tableBytes(ds);
+        long sizeVacuumed = tableBytes(ds, table);
         return new Postgres(keys, rows, size, purged, rowsAfter, sizeAfter, sizeVacuumed, age);
       } finally {
         backend.close();
@@ -208,12 +193,12 @@ public final class Scaling {
     }
   }
 
-  private static long count(HikariDataSource ds) throws SQLException {
-    return single(ds, "SELECT count(*) FROM hostloom_locks");
+  private static long count(HikariDataSource ds, String table) throws SQLException {
+    return single(ds, "SELECT count(*) FROM " + table);
   }
 
-  private static long tableBytes(HikariDataSource ds) throws SQLException {
-    return single(ds, "SELECT pg_total_relation_size('hostloom_locks')");
+  private static long tableBytes(HikariDataSource ds, String table) throws SQLException {
+    return single(ds, "SELECT pg_total_relation_size('" + table + "')");
   }
 
   private static long single(HikariDataSource ds, String sql) throws SQLException {
