@@ -13,8 +13,10 @@ import org.springframework.stereotype.Component;
 
 /**
  * Prints, once the server listens, everything needed to try the host: the page, a WOPISrc for the
- * validator's {@code .wopitest} file, a token for it, and the command line of Microsoft's WOPI
- * validator ({@code -w WOPISrc -t token}), which users build from its own repository.
+ * validator's {@code .wopitest} file, and the command line of Microsoft's WOPI validator ({@code -w
+ * WOPISrc -t token}), which users build from its own repository. A valid token is printed only with
+ * the demo door open ({@code wopi-host.demo-tokens=true}); otherwise the command shows a {@code
+ * <token>} placeholder, so logs shipped elsewhere hold no credential.
  */
 @Component
 public class StartupBanner implements ApplicationListener<WebServerInitializedEvent> {
@@ -54,17 +56,24 @@ public class StartupBanner implements ApplicationListener<WebServerInitializedEv
         .append(backend.name());
     if (store.find(SampleDocuments.VALIDATOR_FILE).isPresent()) {
       String wopiSrc = HostUrls.wopiSrc(base, SampleDocuments.VALIDATOR_FILE);
-      String token = tokens.issue(props.user(), SampleDocuments.VALIDATOR_FILE, props.tokenTtl());
-      sb.append("\n    WOPISrc:      ")
-          .append(wopiSrc)
-          .append("\n    token:        ")
-          .append(token)
-          .append("  (user '")
-          .append(props.user())
-          .append("', valid ")
-          .append(props.tokenTtl())
-          .append(')')
-          .append(
+      sb.append("\n    WOPISrc:      ").append(wopiSrc);
+      // a token in the log is a credential for anyone who reads it: only with the demo door open
+      String token = "<token>";
+      if (props.demoTokens()) {
+        token = tokens.issue(props.user(), SampleDocuments.VALIDATOR_FILE, props.tokenTtl());
+        sb.append("\n    token:        ")
+            .append(token)
+            .append("  (user '")
+            .append(props.user())
+            .append("', valid ")
+            .append(props.tokenTtl())
+            .append(')');
+      } else {
+        sb.append(
+            "\n    token:        not printed: the demo door is closed (wopi-host.demo-tokens=true"
+                + " prints one, for a try on this machine)");
+      }
+      sb.append(
               "\n    validator:    Microsoft's WOPI validator (github.com/microsoft/wopi-validator-core,")
           .append(" built with 'dotnet build'), from its checkout:")
           .append(

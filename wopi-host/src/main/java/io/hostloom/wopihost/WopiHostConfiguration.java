@@ -87,6 +87,6 @@ public class WopiHostConfiguration {
 
   @Bean
   DemoTokenGate demoTokenGate(WopiHostProperties props) {
-    return new DemoTokenGate(props.demoTokens());
+    return DemoTokenGate.of(props.demoTokens(), Optional.ofNullable(props.publicUrl()));
   }
 }

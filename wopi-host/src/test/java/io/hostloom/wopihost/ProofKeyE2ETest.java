@@ -125,6 +125,24 @@ class ProofKeyE2ETest {
   }
 
   @Test
+  void aProofIsAcceptedOnceAndRefusedWhenReplayed() {
+    Map<String, String> signed = proof(CURRENT, OLD, url, Instant.now());
+    assertThat(WopiHttp.get(url, signed).status()).isEqualTo(200);
+    assertThat(WopiHttp.get(url, signed).status()).isEqualTo(500);
+    // the same captured proof for another operation on the same URL
+    Map<String, String> lock = new LinkedHashMap<>(signed);
+    lock.put("X-WOPI-Override", "LOCK");
+    lock.put("X-WOPI-Lock", "replayed");
+    assertThat(WopiHttp.post(url, lock, new byte[0]).status()).isEqualTo(500);
+    // without the old proof, or signed by the old key: still the same signed request
+    Map<String, String> oldKey = proof(OLD, null, url, Instant.now());
+    assertThat(WopiHttp.get(url, oldKey).status()).isEqualTo(200);
+    assertThat(WopiHttp.get(url, oldKey).status()).isEqualTo(500);
+    // a fresh proof is served
+    assertThat(WopiHttp.get(url, proof(CURRENT, OLD, url, Instant.now())).status()).isEqualTo(200);
+  }
+
+  @Test
   void lockOperationsAreCheckedToo() {
     Map<String, String> h = new LinkedHashMap<>(proof(CURRENT, null, url, Instant.now()));
     h.put("X-WOPI-Override", "LOCK");

@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Checks that a WOPI request may touch a file: a valid access token for exactly that file (from the
  * {@code access_token} query parameter, else an {@code Authorization: Bearer} header), and, when a
- * WOPI client's discovery is configured, valid proof keys.
+ * WOPI client's discovery is configured, valid proof keys, each proof accepted once only ({@link
+ * ProofReplayCache}).
  *
  * <p>The token is read from the raw query string only, never through {@code getParameter}: that
  * would let the container parse (and so consume, and wait for) a form-encoded request body before
@@ -32,6 +33,7 @@ public final class WopiRequestAuthenticator {
   private final Optional<DiscoveryClient> discovery;
   private final Optional<URI> publicUrl;
   private final Clock clock;
+  private final ProofReplayCache replays = new ProofReplayCache();
 
   public WopiRequestAuthenticator(
       AccessTokens tokens,
@@ -76,6 +78,12 @@ public final class WopiRequestAuthenticator {
       log.warn(
           "Rejected WOPI request {} {}: proof keys {}", request.getMethod(), redact(url), verdict);
       throw WopiAuthException.proofFailed("proof key check failed: " + verdict);
+    }
+    // VALID implies a timestamp that parses
+    long ticks = Long.parseLong(request.getHeader("X-WOPI-TimeStamp").strip());
+    if (!replays.firstUse(token, url, ticks, clock.instant())) {
+      log.warn("Rejected WOPI request {} {}: proof replayed", request.getMethod(), redact(url));
+      throw WopiAuthException.proofFailed("proof key check failed: the proof was used before");
     }
   }
 

@@ -4,9 +4,11 @@ import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletRequestWrapper;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.InetAddress;
+import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The demo door: whether a request may get tokens from {@code /api/token} and {@code /open/{id}}
@@ -53,6 +55,24 @@ public final class DemoTokenGate {
 
   public DemoTokenGate(boolean enabled) {
     this.enabled = enabled;
+  }
+
+  /**
+   * The gate for {@code wopi-host.demo-tokens} and {@code wopi-host.public-url}: a host with a
+   * public URL sits behind a proxy, and a proxy that adds no forwarding header and sends a loopback
+   * {@code Host} (nginx's defaults: {@code proxy_pass http://127.0.0.1:8080}) cannot be told apart
+   * from a local browser, so the two are refused together.
+   *
+   * @throws IllegalStateException when the door is asked for while a public URL is set
+   */
+  public static DemoTokenGate of(boolean demoTokens, Optional<URI> publicUrl) {
+    if (demoTokens && publicUrl.isPresent()) {
+      throw new IllegalStateException(
+          "wopi-host.demo-tokens=true cannot be combined with wopi-host.public-url: behind a"
+              + " proxy the demo door could be opened from anywhere; issue tokens from your own"
+              + " authenticated front end instead");
+    }
+    return new DemoTokenGate(demoTokens);
   }
 
   /** Whether {@code wopi-host.demo-tokens} is on. */
