@@ -27,6 +27,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * The documents folder: one regular file per WOPI file id, directly in the folder. Host bookkeeping
@@ -183,12 +184,29 @@ public final class DocumentStore {
    * @return the document after the write, or empty when it does not exist
    */
   public Optional<Document> write(String id, StagedContent content) {
-    Optional<Document> before = find(id);
-    if (before.isEmpty()) {
+    return write(id, content, current -> true);
+  }
+
+  /**
+   * As {@link #write(String, StagedContent)}, when {@code stillAllowed} accepts the document as it
+   * is just before the write: checked under the same per-id mutex as the write, so no other write
+   * through this store lands in between (a PutFile's lock is checked again here, when the body has
+   * arrived).
+   *
+   * @return the document after the write, or empty when it does not exist or was not allowed
+   */
+  public Optional<Document> write(
+      String id, StagedContent content, Predicate<Document> stillAllowed) {
+    Optional<Path> resolved = FileIds.resolve(root, id);
+    if (resolved.isEmpty()) {
       return Optional.empty();
     }
-    Path path = FileIds.resolve(root, id).orElseThrow();
+    Path path = resolved.get();
     synchronized (writeMutexes.computeIfAbsent(id, k -> new Object())) {
+      Optional<Document> current = find(id);
+      if (current.isEmpty() || !stillAllowed.test(current.get())) {
+        return Optional.empty();
+      }
       try {
         long previous = micros(Files.getLastModifiedTime(path, LinkOption.NOFOLLOW_LINKS));
         move(content.path(), path);

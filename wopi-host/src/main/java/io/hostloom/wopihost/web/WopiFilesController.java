@@ -8,6 +8,7 @@ import io.hostloom.wopihost.WopiHostProperties;
 import io.hostloom.wopihost.files.Document;
 import io.hostloom.wopihost.files.DocumentStore;
 import io.hostloom.wopihost.files.FileIds;
+import io.hostloom.wopihost.files.QuotaReservations;
 import io.hostloom.wopihost.files.StagedContent;
 import io.hostloom.wopihost.security.AccessTokens;
 import io.hostloom.wopihost.security.WopiAuthException;
@@ -24,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.io.InputStreamResource;
@@ -51,7 +53,10 @@ import org.springframework.web.bind.annotation.RestController;
  * Content-Type}. Bodies (PutFile, PutRelativeFile) larger than {@code wopi-host.max-file-size} are
  * 413: they are streamed to a temporary file that stops one byte past the limit, so neither memory
  * nor the document changes; a body that takes longer than {@code wopi-host.max-upload-time} is 408;
- * one that would take the folder above {@code wopi-host.max-folder-size} is 507.
+ * one that would take the folder above {@code wopi-host.max-folder-size} is 507 ({@link
+ * QuotaReservations}: reserved before the body is read when {@code Content-Length} is sent). The
+ * lock of PutFile and of an overwriting PutRelativeFile is checked before the body is read and
+ * again when the upload commits, so a LOCK taken by another client meanwhile wins.
  *
  * <p><b>Authorization.</b> A token grants its user the file it names and nothing else. The only
  * operation that could touch a second file is PutRelativeFile with {@code X-WOPI-RelativeTarget}
@@ -78,6 +83,7 @@ public class WopiFilesController {
   private final AccessTokens tokens;
   private final HostUrls urls;
   private final WopiHostProperties props;
+  private final QuotaReservations quota;
 
   public WopiFilesController(
       DocumentStore store,
@@ -92,6 +98,7 @@ public class WopiFilesController {
     this.tokens = tokens;
     this.urls = urls;
     this.props = props;
+    this.quota = new QuotaReservations(store, props.maxFolderSize().toBytes());
   }
 
   /** CheckFileInfo. Only fields of the plain WOPI (CSPP) schema, never WOPI+ ones. */
@@ -181,19 +188,48 @@ public class WopiFilesController {
     if (!check.isOk()) {
       return lockResponse(check, doc.get()).build();
     }
-    Optional<StagedContent> body = readBody(request);
-    if (body.isEmpty()) {
-      return tooLarge();
+    try (QuotaReservations.Reservation reservation = quota.open(doc.get().size())) {
+      Optional<StagedContent> body = readBody(request, reservation);
+      if (body.isEmpty()) {
+        return unreadBody(request);
+      }
+      try (StagedContent content = body.get()) {
+        if (!reservation.cover(content.size())) {
+          return insufficientStorage();
+        }
+        // the lock again, now that the body is here: a LOCK taken meanwhile wins
+        LockRecheck recheck = new LockRecheck(WopiLockOperation.PUT_FILE, request);
+        Optional<Document> written = store.write(id, content, recheck);
+        if (written.isEmpty()) {
+          return recheck.refusal().isPresent()
+              ? lockResponse(recheck.refusal().get(), doc.get()).build()
+              : ResponseEntity.notFound().build();
+        }
+        return ResponseEntity.ok().header(ITEM_VERSION, written.get().version()).build();
+      }
     }
-    try (StagedContent content = body.get()) {
-      if (overQuota(content, doc.get().size())) {
-        return insufficientStorage();
-      }
-      Optional<Document> written = store.write(id, content);
-      if (written.isEmpty()) {
-        return ResponseEntity.notFound().build();
-      }
-      return ResponseEntity.ok().header(ITEM_VERSION, written.get().version()).build();
+  }
+
+  /** A lock check made again just before a write, under the store's per-file write mutex. */
+  private final class LockRecheck implements Predicate<Document> {
+    private final WopiLockOperation op;
+    private final HttpServletRequest request;
+    private WopiLockResponse refused;
+
+    LockRecheck(WopiLockOperation op, HttpServletRequest request) {
+      this.op = op;
+      this.request = request;
+    }
+
+    @Override
+    public boolean test(Document current) {
+      WopiLockResponse again = locks.handle(op, current.id(), request::getHeader, current::size);
+      refused = again.isOk() ? null : again;
+      return again.isOk();
+    }
+
+    Optional<WopiLockResponse> refusal() {
+      return Optional.ofNullable(refused);
     }
   }
 
@@ -314,18 +350,25 @@ public class WopiFilesController {
         return lockResponse(check, existing.get()).build();
       }
     }
-    Optional<StagedContent> body = readBody(request);
-    if (body.isEmpty()) {
-      return tooLarge();
-    }
-    try (StagedContent content = body.get()) {
-      if (overQuota(content, existing.map(Document::size).orElse(0L))) {
+    try (QuotaReservations.Reservation reservation =
+            quota.open(existing.map(Document::size).orElse(0L));
+        StagedContent content = readBody(request, reservation).orElse(null)) {
+      if (content == null) {
+        return unreadBody(request);
+      }
+      if (!reservation.cover(content.size())) {
         return insufficientStorage();
       }
+      LockRecheck recheck = new LockRecheck(WopiLockOperation.PUT_RELATIVE_FILE, request);
       Optional<Document> created =
           suggested != null
               ? createUnique(name, content)
-              : existing.isPresent() ? store.write(name, content) : store.create(name, content);
+              : existing.isPresent()
+                  ? store.write(name, content, recheck)
+                  : store.create(name, content);
+      if (created.isEmpty() && recheck.refusal().isPresent()) {
+        return lockResponse(recheck.refusal().get(), existing.orElseThrow()).build();
+      }
       if (created.isEmpty()) {
         return ResponseEntity.status(HttpStatus.CONFLICT)
             .header("X-WOPI-ValidRelativeTarget", Utf7.encode(freeName(name)))
@@ -372,11 +415,6 @@ public class WopiFilesController {
                     && (d.id().equalsIgnoreCase(name) || d.name().equalsIgnoreCase(name)));
   }
 
-  /** Whether writing {@code content} in place of {@code replacedBytes} exceeds the folder quota. */
-  private boolean overQuota(StagedContent content, long replacedBytes) {
-    return store.totalSize() - replacedBytes + content.size() > props.maxFolderSize().toBytes();
-  }
-
   private static <T> ResponseEntity<T> insufficientStorage() {
     return ResponseEntity.status(HttpStatus.INSUFFICIENT_STORAGE).build();
   }
@@ -406,18 +444,29 @@ public class WopiFilesController {
   }
 
   /**
-   * The body staged on disk, or empty when it is larger than {@code wopi-host.max-file-size}: at
-   * once when {@code Content-Length} says so, else after reading one byte past the limit.
+   * The body staged on disk, or empty, unread, when its {@code Content-Length} is larger than
+   * {@code wopi-host.max-file-size} or does not fit in the folder quota ({@code reservation} covers
+   * it then), or, after reading one byte past the limit, when a body without one is too large.
    */
-  private Optional<StagedContent> readBody(HttpServletRequest request) throws IOException {
+  private Optional<StagedContent> readBody(
+      HttpServletRequest request, QuotaReservations.Reservation reservation) throws IOException {
     long max = props.maxFileSize().toBytes();
-    if (request.getContentLengthLong() > max) {
+    long announced = request.getContentLengthLong();
+    if (announced > max || (announced >= 0 && !reservation.cover(announced))) {
       return Optional.empty();
     }
     try (InputStream in =
         new DeadlineInputStream(request.getInputStream(), props.maxUploadTime())) {
       return store.stage(in, max);
     }
+  }
+
+  /** Why {@link #readBody} gave nothing: 507 for a fitting announced size (the quota), else 413. */
+  private <T> ResponseEntity<T> unreadBody(HttpServletRequest request) {
+    long announced = request.getContentLengthLong();
+    return announced >= 0 && announced <= props.maxFileSize().toBytes()
+        ? insufficientStorage()
+        : tooLarge();
   }
 
   private static <T> ResponseEntity<T> tooLarge() {
