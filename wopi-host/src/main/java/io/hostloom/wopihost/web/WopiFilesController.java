@@ -8,6 +8,7 @@ import io.hostloom.wopihost.WopiHostProperties;
 import io.hostloom.wopihost.files.Document;
 import io.hostloom.wopihost.files.DocumentStore;
 import io.hostloom.wopihost.files.FileIds;
+import io.hostloom.wopihost.files.NameCanonicalizer;
 import io.hostloom.wopihost.files.QuotaReservations;
 import io.hostloom.wopihost.files.StagedContent;
 import io.hostloom.wopihost.security.AccessTokens;
@@ -21,10 +22,12 @@ import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.NoSuchFileException;
 import java.time.format.DateTimeFormatter;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,9 +67,10 @@ import org.springframework.web.bind.annotation.RestController;
  * file, so the overwrite is refused (409, with a free name in {@code X-WOPI-ValidRelativeTarget})
  * unless the target is the token's own file. RenameFile changes the display name of the token's
  * file only (the id, and every other file, stay as they are), and a name another file already shows
- * is refused. Tokens the host mints ({@code FileUrl}, PutRelativeFile's {@code Url}) are for the
- * token's own file or a file this request created, and expire no later than the token they were
- * minted from.
+ * is refused, as is one that only looks like it (case, NFC/NFD, homoglyphs: {@link
+ * NameCanonicalizer}; PutRelativeFile names alike). Tokens the host mints ({@code FileUrl},
+ * PutRelativeFile's {@code Url}) are for the token's own file or a file this request created, and
+ * expire no later than the token they were minted from.
  */
 @RestController
 @RequestMapping("/wopi/files")
@@ -336,6 +340,12 @@ public class WopiFilesController {
       return ResponseEntity.badRequest().build();
     }
     Optional<Document> existing = suggested != null ? Optional.empty() : store.find(name);
+    if (relative != null && existing.isEmpty() && shownByAnotherFile(name, "")) {
+      // a name that looks like another file's: not that file, and not a new file either
+      return ResponseEntity.status(HttpStatus.CONFLICT)
+          .header("X-WOPI-ValidRelativeTarget", Utf7.encode(freeName(name)))
+          .build();
+    }
     if (existing.isPresent()) {
       boolean overwrite =
           "true".equalsIgnoreCase(request.getHeader("X-WOPI-OverwriteRelativeTarget"));
@@ -387,32 +397,48 @@ public class WopiFilesController {
   }
 
   private Optional<Document> createUnique(String name, StagedContent content) {
+    Set<String> taken = takenKeys();
     Optional<Document> made = Optional.empty();
     for (int n = 0; made.isEmpty() && n < 1000; n++) {
       String candidate = n == 0 ? name : numbered(name, n);
-      if (FileIds.isValid(candidate)) {
+      if (FileIds.isValid(candidate) && !taken.contains(NameCanonicalizer.key(candidate))) {
         made = store.create(candidate, content);
       }
     }
     return made;
   }
 
-  /** A UTF-7 file name header decoded; empty when it is not well-formed UTF-7. */
+  /** A UTF-7 file name header decoded, in NFC; empty when it is not well-formed UTF-7. */
   private static Optional<String> decodeName(String header) {
     try {
-      return Optional.of(Utf7.decode(header));
+      return Optional.of(NameCanonicalizer.nfc(Utf7.decode(header)));
     } catch (IllegalArgumentException e) {
       return Optional.empty();
     }
   }
 
-  /** Whether a file other than {@code id} has {@code name} as its id or display name. */
+  /**
+   * Whether a file other than {@code id} has an id or display name that looks like {@code name}:
+   * the same up to case, Unicode normalisation and the homoglyphs of {@link NameCanonicalizer}.
+   */
   private boolean shownByAnotherFile(String name, String id) {
+    String key = NameCanonicalizer.key(name);
     return store.list().stream()
         .anyMatch(
             d ->
                 !d.id().equals(id)
-                    && (d.id().equalsIgnoreCase(name) || d.name().equalsIgnoreCase(name)));
+                    && (NameCanonicalizer.key(d.id()).equals(key)
+                        || NameCanonicalizer.key(d.name()).equals(key)));
+  }
+
+  /** The {@link NameCanonicalizer#key}s of every file's id and display name. */
+  private Set<String> takenKeys() {
+    Set<String> keys = new HashSet<>();
+    for (Document d : store.list()) {
+      keys.add(NameCanonicalizer.key(d.id()));
+      keys.add(NameCanonicalizer.key(d.name()));
+    }
+    return keys;
   }
 
   private static <T> ResponseEntity<T> insufficientStorage() {
@@ -420,9 +446,10 @@ public class WopiFilesController {
   }
 
   private String freeName(String name) {
+    Set<String> taken = takenKeys();
     for (int n = 1; n < 1000; n++) {
       String candidate = numbered(name, n);
-      if (FileIds.isValid(candidate) && store.find(candidate).isEmpty()) {
+      if (FileIds.isValid(candidate) && !taken.contains(NameCanonicalizer.key(candidate))) {
         return candidate;
       }
     }
