@@ -2,8 +2,6 @@ package io.hostloom.wopihost;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hostloom.locking.memory.InMemoryLockBackend;
-import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.testing.CountingLockBackend;
 import io.hostloom.locking.testing.CountingLockBackend.Operation;
 import io.hostloom.wopihost.EdgeE2ETest.Conn;
@@ -28,9 +26,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -50,21 +47,16 @@ import org.springframework.test.context.DynamicPropertySource;
       "wopi-host.max-upload-time=60s"
     })
 @ActiveProfiles("test")
+@Import(BackendCallsPerRequestTest.Counting.class)
 class UploadRacesE2ETest {
   @TempDir static Path docs;
-  static final CountingLockBackend COUNTING = new CountingLockBackend(new InMemoryLockBackend());
+
+  /** The lock backend, counted (shared with {@link BackendCallsPerRequestTest}). */
+  static final CountingLockBackend COUNTING = BackendCallsPerRequestTest.COUNTING;
 
   @DynamicPropertySource
   static void props(DynamicPropertyRegistry r) {
     r.add("wopi-host.docs-dir", () -> docs.toString());
-  }
-
-  @TestConfiguration
-  static class Counting {
-    @Bean
-    LockBackend countingBackend() {
-      return COUNTING;
-    }
   }
 
   @LocalServerPort int port;
@@ -115,8 +107,7 @@ class UploadRacesE2ETest {
     String file = "quota-" + UUID.randomUUID() + ".docx";
     Files.writeString(docs.resolve(file), "q");
     String token = tokens.issue("alice", file, Duration.ofHours(1));
-    Path filler = docs.resolve("filler-" + UUID.randomUUID() + ".bin");
-    Files.write(filler, new byte[(int) (1024 * 1024 - used() - 30 * 1024)]); // 30 KiB left
+    Path filler = fillLeaving(30 * 1024);
     int size = 20 * 1024; // one fits, two do not
     List<Path> made = new ArrayList<>();
     try (Conn a = new Conn(port)) {
@@ -134,19 +125,7 @@ class UploadRacesE2ETest {
       // a second and a burst of others, all complete, while the first is still arriving
       ExecutorService pool = Executors.newFixedThreadPool(4);
       try {
-        List<Future<Reply>> others = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-          others.add(
-              pool.submit(
-                  () ->
-                      wopi()
-                          .putRelative(
-                              file,
-                              token,
-                              Map.of("X-WOPI-SuggestedTarget", ".bin"),
-                              new byte[size])));
-        }
-        for (Future<Reply> f : others) {
+        for (Future<Reply> f : uploads(pool, 4, file, token, size)) {
           assertThat(f.get().status()).isEqualTo(507);
         }
       } finally {
@@ -170,24 +149,11 @@ class UploadRacesE2ETest {
     String file = "burst-" + UUID.randomUUID() + ".docx";
     Files.writeString(docs.resolve(file), "b");
     String token = tokens.issue("alice", file, Duration.ofHours(1));
-    Path filler = docs.resolve("filler-" + UUID.randomUUID() + ".bin");
-    Files.write(filler, new byte[(int) (1024 * 1024 - used() - 30 * 1024)]);
+    Path filler = fillLeaving(30 * 1024);
     ExecutorService pool = Executors.newFixedThreadPool(8);
     try {
-      List<Future<Reply>> all = new ArrayList<>();
-      for (int i = 0; i < 8; i++) {
-        all.add(
-            pool.submit(
-                () ->
-                    wopi()
-                        .putRelative(
-                            file,
-                            token,
-                            Map.of("X-WOPI-SuggestedTarget", ".bin"),
-                            new byte[20 * 1024])));
-      }
       long ok = 0;
-      for (Future<Reply> f : all) {
+      for (Future<Reply> f : uploads(pool, 8, file, token, 20 * 1024)) {
         int status = f.get().status();
         assertThat(status).isIn(200, 507);
         ok += status == 200 ? 1 : 0;
@@ -198,6 +164,27 @@ class UploadRacesE2ETest {
       pool.shutdownNow();
       Files.delete(filler);
     }
+  }
+
+  /** A filler file that leaves {@code bytes} of the 1 MiB quota free. */
+  static Path fillLeaving(long bytes) throws IOException {
+    Path filler = docs.resolve("filler-" + UUID.randomUUID() + ".bin");
+    Files.write(filler, new byte[(int) (1024 * 1024 - used() - bytes)]);
+    return filler;
+  }
+
+  /** {@code n} PutRelativeFile uploads of {@code size} bytes beside {@code file}, all at once. */
+  List<Future<Reply>> uploads(ExecutorService pool, int n, String file, String token, int size) {
+    List<Future<Reply>> all = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      all.add(
+          pool.submit(
+              () ->
+                  wopi()
+                      .putRelative(
+                          file, token, Map.of("X-WOPI-SuggestedTarget", ".bin"), new byte[size])));
+    }
+    return all;
   }
 
   /** Whether an upload is being staged in the host's temporary folder. */
