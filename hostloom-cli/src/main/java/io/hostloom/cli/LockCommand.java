@@ -118,6 +118,11 @@ final class LockCommand implements java.util.concurrent.Callable<Integer> {
   Duration grace;
 
   @Option(
+      names = {"-v", "--verbose"},
+      description = "Say on stderr when the lock is busy and hostloom starts waiting.")
+  boolean verbose;
+
+  @Option(
       names = "--owner",
       paramLabel = "TEXT",
       description = "HOSTLOOM_OWNER for COMMAND (default: user@host:pid).")
@@ -135,7 +140,7 @@ final class LockCommand implements java.util.concurrent.Callable<Integer> {
             DistributedLock.create(lockingOptions(namespace), backend.backend())) {
       Optional<LockHandle> granted;
       try {
-        granted = lock.tryAcquire(name, lockOptions());
+        granted = acquire(lock, err);
       } catch (LockInterruptedException e) {
         return Signals.exitStatus(
             supervisor.caughtSignal() == null ? "TERM" : supervisor.caughtSignal());
@@ -203,6 +208,24 @@ final class LockCommand implements java.util.concurrent.Callable<Integer> {
         .maxHold(maxHold != null ? maxHold : NO_MAX_HOLD)
         .autoExtend(true)
         .build();
+  }
+
+  private Optional<LockHandle> acquire(DistributedLock lock, PrintWriter err) {
+    if (!verbose || skipIfBusy) {
+      return lock.tryAcquire(name, lockOptions());
+    }
+    Optional<LockHandle> first =
+        lock.tryAcquire(name, LockOptions.builder().lease(lease).maxWait(Duration.ZERO).build());
+    if (first.isPresent()) {
+      return first;
+    }
+    err.println(
+        "hostloom: lock '"
+            + name
+            + "' is busy, waiting"
+            + (wait == null ? "" : " up to " + Durations.format(wait)));
+    err.flush();
+    return lock.tryAcquire(name, lockOptions());
   }
 
   private LockOptions lockOptions() {

@@ -72,6 +72,8 @@ public final class Main {
     setIfAbsent("org.slf4j.simpleLogger.logFile", "System.err");
     setIfAbsent("org.slf4j.simpleLogger.showThreadName", "false");
     setIfAbsent("org.slf4j.simpleLogger.showShortLogName", "true");
+    // jetcd warns about its lease keep-alive channel when the client closes at exit
+    setIfAbsent("org.slf4j.simpleLogger.log.io.etcd.jetcd.impl.LeaseImpl", "error");
   }
 
   private static void setIfAbsent(String key, String value) {

@@ -2,11 +2,15 @@ package io.hostloom.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hostloom.redis.RedisLockBackend;
 import io.hostloom.redis.RedisServerProcess;
+import io.hostloom.testkit.TestTiming;
+import io.hostloom.wopi.WopiLockProvider;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -157,6 +161,35 @@ class RedisLockCommandTest extends LockCommandContract {
   }
 
   @Test
+  void aSignalWhileWaitingEndsTheWaitWithoutRunningTheCommand() {
+    Path started = dir.resolve("started");
+    Path stop = dir.resolve("stop");
+    Hostloom holder =
+        Hostloom.start(
+            dir,
+            env(),
+            "lock",
+            "wait-job",
+            "--",
+            "sh",
+            "-c",
+            "touch '" + started + "'; while [ ! -f '" + stop + "' ]; do sleep 0.05; done");
+    Hostloom.awaitFile(started);
+    Path waiting = dir.resolve("waiting");
+    Hostloom waiter =
+        Hostloom.start(dir, env(), "lock", "wait-job", "-v", "--", "touch", waiting.toString());
+    TestTiming.await(
+        "the waiter waits",
+        () -> waiter.stderr().contains("is busy, waiting"),
+        Duration.ofSeconds(60));
+    waiter.signal("TERM");
+    waiter.assertExit(143);
+    assertThat(waiting).doesNotExist();
+    touch(stop);
+    holder.assertExit(0);
+  }
+
+  @Test
   void minHoldKeepsTheLockAfterTheCommandEnded() {
     Path ran = dir.resolve("ran");
     Hostloom first =
@@ -176,6 +209,28 @@ class RedisLockCommandTest extends LockCommandContract {
                 + namespace
                 + ":lock:hold-job\",\"held\":false,\"fencingToken\":null,"
                 + "\"remainingMillis\":null,\"data\":null}");
+  }
+
+  @Test
+  void wopiGetShowsTheLockAndUnlockNeedsItsId() {
+    RedisLockBackend backend = RedisLockBackend.builder().uri(backendUri()).build();
+    try {
+      WopiLockProvider wopi = WopiLockProvider.create(backend);
+      String fileId = "file-" + namespace;
+      assertThat(wopi.add(fileId, "lock-A").success()).isTrue();
+      Hostloom get = Hostloom.run(dir, env(), "wopi", "get", fileId).assertExit(0);
+      assertThat(get.stdout()).startsWith(fileId + ": locked, lock id lock-A, refreshed ");
+      Hostloom json = Hostloom.run(dir, env(), "wopi", "get", fileId, "--json").assertExit(0);
+      assertThat(json.stdout()).contains("\"locked\":true,\"lockId\":\"lock-A\"");
+      Hostloom wrong =
+          Hostloom.run(dir, env(), "wopi", "unlock", fileId, "--lock-id", "lock-B").assertExit(1);
+      assertThat(wrong.stdout()).contains("is locked with lock id lock-A");
+      assertThat(wopi.getLock(fileId)).isPresent();
+      Hostloom.run(dir, env(), "wopi", "unlock", fileId, "--lock-id", "lock-A").assertExit(0);
+      assertThat(wopi.getLock(fileId)).isEmpty();
+    } finally {
+      backend.close();
+    }
   }
 
   @Test
