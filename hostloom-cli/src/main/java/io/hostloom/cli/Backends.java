@@ -54,20 +54,40 @@ final class Backends {
       Pattern.compile(
           "(?i).*\\b(AccountName|UseDevelopmentStorage|BlobEndpoint|SharedAccessSignature)=.*");
 
+  /**
+   * Each backend call's bound unless {@code hostloom.command-timeout} says otherwise: longer than
+   * the libraries' 5 s, since hostloom's first call also connects and loads classes in a cold JVM.
+   */
+  static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(10);
+
   private Backends() {}
+
+  private static Duration commandTimeout(Properties config) {
+    String v = config.getProperty("hostloom.command-timeout");
+    try {
+      Duration d = v == null ? DEFAULT_COMMAND_TIMEOUT : Durations.parse(v);
+      if (d.isZero()) {
+        throw new UsageException("hostloom.command-timeout must be positive");
+      }
+      return d;
+    } catch (picocli.CommandLine.TypeConversionException e) {
+      throw new UsageException("hostloom.command-timeout: " + e.getMessage(), e);
+    }
+  }
 
   /**
    * @throws UsageException when the URI is malformed or its scheme unknown
    */
   static OpenBackend open(String uri, Properties config) {
     String u = uri.strip();
+    Duration timeout = commandTimeout(config);
     String lower = u.toLowerCase(Locale.ROOT);
     try {
       if (lower.startsWith("redis://")
           || lower.startsWith("rediss://")
           || lower.startsWith("redis-sentinel://")) {
-        RedisLockBackend b = RedisLockBackend.builder().uri(u).build();
-        return new OpenBackend(b, List.of(b::close));
+        RedisLockBackend b = RedisLockBackend.builder().uri(u).commandTimeout(timeout).build();
+        return new OpenBackend(b, List.of(b));
       }
       if (lower.startsWith("postgresql://") || lower.startsWith("postgres://")) {
         return jdbcUrlForm("jdbc:postgresql://", afterScheme(u), SqlDialect.POSTGRESQL, config);
@@ -82,26 +102,28 @@ final class Backends {
         return jdbc(u, SqlDialect.MARIADB, config);
       }
       if (lower.startsWith("etcd://") || lower.startsWith("etcd+http://")) {
-        return etcd("http", afterScheme(u));
+        return etcd("http", afterScheme(u), timeout);
       }
       if (lower.startsWith("etcd+https://")) {
-        return etcd("https", afterScheme(u));
+        return etcd("https", afterScheme(u), timeout);
       }
       if (lower.startsWith("zookeeper://") || lower.startsWith("zk://")) {
         String connect = afterScheme(u);
         if (connect.isEmpty() || connect.startsWith("/")) {
           throw new UsageException("zookeeper URI needs host:port: '" + uri + "'");
         }
-        ZooKeeperLockBackend b = ZooKeeperLockBackend.builder().connectString(connect).build();
-        return new OpenBackend(b, List.of(b::close));
+        ZooKeeperLockBackend b =
+            ZooKeeperLockBackend.builder().connectString(connect).commandTimeout(timeout).build();
+        return new OpenBackend(b, List.of(b));
       }
       if (lower.startsWith("azure-blob://")) {
-        return azureUri(u, config);
+        return azureUri(u, config, timeout);
       }
       if (CONNECTION_STRING.matcher(u).matches()) {
         AzureBlobLockBackend b =
             AzureBlobLockBackend.builder()
                 .connectionString(u)
+                .commandTimeout(timeout)
                 .containerName(azureContainer(null, config))
                 .build();
         return new OpenBackend(b, List.of());
@@ -120,7 +142,7 @@ final class Backends {
     return uri.substring(uri.indexOf("://") + 3);
   }
 
-  private static OpenBackend etcd(String protocol, String hosts) {
+  private static OpenBackend etcd(String protocol, String hosts, Duration timeout) {
     String[] endpoints =
         Arrays.stream(stripPath(hosts).split(",", -1))
             .map(String::strip)
@@ -130,8 +152,9 @@ final class Backends {
     if (endpoints.length == 0) {
       throw new UsageException("etcd URI needs host:port");
     }
-    EtcdLockBackend b = EtcdLockBackend.builder().endpoints(endpoints).build();
-    return new OpenBackend(b, List.of(b::close));
+    EtcdLockBackend b =
+        EtcdLockBackend.builder().endpoints(endpoints).commandTimeout(timeout).build();
+    return new OpenBackend(b, List.of(b));
   }
 
   private static String stripPath(String authority) {
@@ -139,7 +162,7 @@ final class Backends {
     return slash < 0 ? authority : authority.substring(0, slash);
   }
 
-  private static OpenBackend azureUri(String uri, Properties config) {
+  private static OpenBackend azureUri(String uri, Properties config, Duration timeout) {
     URI parsed;
     try {
       parsed = new URI(uri);
@@ -155,6 +178,7 @@ final class Backends {
     AzureBlobLockBackend b =
         AzureBlobLockBackend.builder()
             .serviceUri(service)
+            .commandTimeout(timeout)
             .containerName(azureContainer(path.isEmpty() ? null : path, config))
             .build();
     return new OpenBackend(b, List.of());
@@ -224,6 +248,7 @@ final class Backends {
           JdbcLockBackend.builder(pool)
               .dialect(dialect)
               .executorThreads(2)
+              .commandTimeout(commandTimeout(config))
               .createTableIfMissing(
                   Boolean.parseBoolean(config.getProperty("hostloom.jdbc.create-table", "true")));
       String schema = config.getProperty("hostloom.jdbc.schema");
@@ -235,7 +260,7 @@ final class Backends {
         b.table(table);
       }
       JdbcLockBackend backend = b.build();
-      resources.add(backend::close);
+      resources.add(backend);
       return new OpenBackend(backend, resources);
     } catch (RuntimeException e) {
       pool.close();

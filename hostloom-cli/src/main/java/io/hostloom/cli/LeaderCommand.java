@@ -54,6 +54,8 @@ final class LeaderCommand implements Callable<Integer> {
       description = "The command and its arguments, after --.")
   List<String> command;
 
+  @Mixin ChildOptions child;
+
   @Option(
       names = "--lease",
       paramLabel = "DURATION",
@@ -75,29 +77,14 @@ final class LeaderCommand implements Callable<Integer> {
   @Option(names = "--once", description = "Run one term only: exit 76 when it is lost.")
   boolean once;
 
-  @Option(
-      names = "--grace",
-      paramLabel = "DURATION",
-      converter = Durations.class,
-      defaultValue = "10s",
-      description =
-          "Between SIGTERM and SIGKILL when COMMAND is stopped (default: ${DEFAULT-VALUE}).")
-  Duration grace;
-
-  @Option(
-      names = "--owner",
-      paramLabel = "TEXT",
-      description = "HOSTLOOM_OWNER for COMMAND (default: user@host:pid).")
-  String owner;
-
   @Override
   public Integer call() {
     LeadershipOptions options = checkArguments();
     Map<String, String> env = System.getenv();
     String namespace = where.namespace(env);
-    Supervisor supervisor = new Supervisor(grace, Thread.currentThread());
+    Supervisor supervisor = new Supervisor(child.grace, Thread.currentThread());
     PrintWriter err = spec.commandLine().getErr();
-    String who = owner != null ? owner : Identity.describe();
+    String who = child.owner();
     LockingOptions locking =
         LockingOptions.builder().namespace(namespace).defaultLease(lease).maxLease(lease).build();
     try (OpenBackend backend = where.open(env);
@@ -154,10 +141,7 @@ final class LeaderCommand implements Callable<Integer> {
   }
 
   private LeadershipOptions checkArguments() {
-    if (command == null || command.isEmpty()) {
-      throw new UsageException(
-          "missing COMMAND: hostloom leader ROLE [options] -- COMMAND [ARGS...]");
-    }
+    ChildOptions.required(command, "hostloom leader ROLE [options] -- COMMAND [ARGS...]");
     try {
       LockKey.validate("leader:" + role);
     } catch (IllegalArgumentException e) {

@@ -68,6 +68,8 @@ final class LockCommand implements java.util.concurrent.Callable<Integer> {
       description = "The command and its arguments, after --.")
   List<String> command;
 
+  @Mixin ChildOptions child;
+
   @Option(
       names = "--wait",
       paramLabel = "DURATION",
@@ -109,31 +111,16 @@ final class LockCommand implements java.util.concurrent.Callable<Integer> {
   Duration maxHold;
 
   @Option(
-      names = "--grace",
-      paramLabel = "DURATION",
-      converter = Durations.class,
-      defaultValue = "10s",
-      description =
-          "Between SIGTERM and SIGKILL when COMMAND is stopped (default: ${DEFAULT-VALUE}).")
-  Duration grace;
-
-  @Option(
       names = {"-v", "--verbose"},
       description = "Say on stderr when the lock is busy and hostloom starts waiting.")
   boolean verbose;
-
-  @Option(
-      names = "--owner",
-      paramLabel = "TEXT",
-      description = "HOSTLOOM_OWNER for COMMAND (default: user@host:pid).")
-  String owner;
 
   @Override
   public Integer call() {
     checkArguments();
     Map<String, String> env = System.getenv();
     String namespace = where.namespace(env);
-    Supervisor supervisor = new Supervisor(grace, Thread.currentThread());
+    Supervisor supervisor = new Supervisor(child.grace, Thread.currentThread());
     PrintWriter err = spec.commandLine().getErr();
     try (OpenBackend backend = where.open(env);
         DistributedLock lock =
@@ -180,10 +167,7 @@ final class LockCommand implements java.util.concurrent.Callable<Integer> {
   }
 
   private void checkArguments() {
-    if (command == null || command.isEmpty()) {
-      throw new UsageException(
-          "missing COMMAND: hostloom lock NAME [options] -- COMMAND [ARGS...]");
-    }
+    ChildOptions.required(command, "hostloom lock NAME [options] -- COMMAND [ARGS...]");
     try {
       LockKey.validate(name);
     } catch (IllegalArgumentException e) {
@@ -247,7 +231,7 @@ final class LockCommand implements java.util.concurrent.Callable<Integer> {
         "HOSTLOOM_FENCING_TOKEN",
         Long.toString(handle.fencingToken()),
         "HOSTLOOM_OWNER",
-        owner != null ? owner : Identity.describe(),
+        child.owner(),
         "HOSTLOOM_NAMESPACE",
         namespace);
   }

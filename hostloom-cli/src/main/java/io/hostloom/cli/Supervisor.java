@@ -51,7 +51,7 @@ final class Supervisor {
     ChildCommand c = ChildCommand.start(argv, env);
     child = c;
     try {
-      stop.whenComplete((v, e) -> c.terminate("TERM", grace));
+      CompletableFuture<?> unused = stop.whenComplete((v, e) -> c.terminate("TERM", grace));
       boolean interrupted = false;
       while (true) {
         String caught = caughtSignal();

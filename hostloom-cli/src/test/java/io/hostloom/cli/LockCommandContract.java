@@ -2,19 +2,24 @@ package io.hostloom.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hostloom.testkit.TestTiming;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code hostloom lock} as processes on one real backend; a subclass says which. */
 abstract class LockCommandContract {
+  private static final AtomicInteger SEQ = new AtomicInteger();
+
   @TempDir Path dir;
 
   /** A namespace of this test's own, so tests never share a key. */
@@ -79,21 +84,32 @@ abstract class LockCommandContract {
     }
   }
 
+  /**
+   * Starts {@code hostloom lock ARGS -- sh -c "TRAP; touch started; LOOP"} and returns once the
+   * command runs; the loop ends when {@code stop} exists ({@code null}: never).
+   */
+  Hostloom holding(String trap, Path stop, String... lockArgs) {
+    Path started = dir.resolve("started-" + SEQ.incrementAndGet());
+    String loop =
+        stop == null
+            ? "while true; do sleep 0.05; done"
+            : "while [ ! -f '" + stop + "' ]; do sleep 0.05; done";
+    List<String> args = new ArrayList<>(List.of("lock"));
+    args.addAll(List.of(lockArgs));
+    args.addAll(List.of("--", "sh", "-c", trap + "touch '" + started + "'; " + loop));
+    Hostloom holder = Hostloom.start(dir, env(), args.toArray(String[]::new));
+    TestTiming.await(
+        "the command to start",
+        () -> Files.exists(started) || !holder.process.isAlive(),
+        Duration.ofSeconds(60));
+    assertThat(started).as("started; stderr: %s", holder.stderr()).exists();
+    return holder;
+  }
+
   @Test
   void skipIfBusyAndAnExpiredWaitExit75() {
-    Path started = dir.resolve("started");
     Path stop = dir.resolve("stop");
-    Hostloom holder =
-        Hostloom.start(
-            dir,
-            env(),
-            "lock",
-            "busy-job",
-            "--",
-            "sh",
-            "-c",
-            "touch '" + started + "'; while [ ! -f '" + stop + "' ]; do sleep 0.05; done");
-    Hostloom.awaitFile(started);
+    Hostloom holder = holding("", stop, "busy-job");
     Hostloom skipped =
         Hostloom.run(dir, env(), "lock", "busy-job", "--skip-if-busy", "--", "touch", "ran-1");
     skipped.assertExit(75);

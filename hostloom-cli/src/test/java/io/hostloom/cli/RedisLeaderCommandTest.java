@@ -37,7 +37,7 @@ class RedisLeaderCommandTest {
             + "'; exec sleep 60";
     List<String> args =
         new java.util.ArrayList<>(
-            List.of("leader", "reports", "--lease", "2s", "--retry", "200ms", "--grace", "5s"));
+            List.of("leader", "reports", "--lease", "3s", "--retry", "200ms", "--grace", "5s"));
     args.addAll(List.of(extra));
     args.addAll(List.of("--", "sh", "-c", script));
     return Hostloom.start(dir, env(), args.toArray(String[]::new));

@@ -66,7 +66,7 @@ class RedisLockCommandTest extends LockCommandContract {
     Path pidFile = dir.resolve("pid");
     Hostloom holder =
         Hostloom.start(
-            dir, env(), "lock", "crash-job", "--lease", "2s", "--", "sh", "-c", sleeper(pidFile));
+            dir, env(), "lock", "crash-job", "--lease", "3s", "--", "sh", "-c", sleeper(pidFile));
     Hostloom.awaitFile(pidFile);
     holder.signal("KILL");
     holder.awaitExit();
@@ -79,27 +79,16 @@ class RedisLockCommandTest extends LockCommandContract {
 
   @Test
   void aLostLeaseStopsTheCommandWithExit76() throws Exception {
-    Path started = dir.resolve("started");
     Path trapped = dir.resolve("trapped");
     Hostloom holder =
-        Hostloom.start(
-            dir,
-            env(),
-            "lock",
+        holding(
+            "trap 'echo TERM > \"" + trapped + "\"; exit 0' TERM; ",
+            null,
             "lost-job",
             "--lease",
-            "2s",
+            "3s",
             "--grace",
-            "20s",
-            "--",
-            "sh",
-            "-c",
-            "trap 'echo TERM > \""
-                + trapped
-                + "\"; exit 0' TERM; touch '"
-                + started
-                + "'; while true; do sleep 0.1; done");
-    Hostloom.awaitFile(started);
+            "20s");
     deleteLease("lost-job");
     holder.assertExit(76);
     assertThat(Hostloom.read(trapped).strip()).isEqualTo("TERM");
@@ -108,22 +97,8 @@ class RedisLockCommandTest extends LockCommandContract {
 
   @Test
   void aCommandIgnoringSigtermIsKilledAfterTheGrace() {
-    Path started = dir.resolve("started");
     Hostloom holder =
-        Hostloom.start(
-            dir,
-            env(),
-            "lock",
-            "stubborn-job",
-            "--lease",
-            "2s",
-            "--grace",
-            "500ms",
-            "--",
-            "sh",
-            "-c",
-            "trap '' TERM; touch '" + started + "'; while true; do sleep 0.1; done");
-    Hostloom.awaitFile(started);
+        holding("trap '' TERM; ", null, "stubborn-job", "--lease", "3s", "--grace", "500ms");
     deleteLease("stubborn-job");
     holder.assertExit(76);
   }
@@ -131,27 +106,12 @@ class RedisLockCommandTest extends LockCommandContract {
   @Test
   void sigtermAndSigintAreForwardedAndTheLockReleased() {
     for (String signal : List.of("TERM", "INT")) {
-      Path started = dir.resolve("started-" + signal);
       Path got = dir.resolve("got-" + signal);
       Hostloom holder =
-          Hostloom.start(
-              dir,
-              env(),
-              "lock",
-              "signal-job",
-              "--",
-              "sh",
-              "-c",
-              "trap 'echo "
-                  + signal
-                  + " > \""
-                  + got
-                  + "\"; exit 7' "
-                  + signal
-                  + "; touch '"
-                  + started
-                  + "'; while true; do sleep 0.1; done");
-      Hostloom.awaitFile(started);
+          holding(
+              "trap 'echo " + signal + " > \"" + got + "\"; exit 7' " + signal + "; ",
+              null,
+              "signal-job");
       holder.signal(signal);
       holder.assertExit(7);
       assertThat(Hostloom.read(got).strip()).isEqualTo(signal);
@@ -162,19 +122,8 @@ class RedisLockCommandTest extends LockCommandContract {
 
   @Test
   void aSignalWhileWaitingEndsTheWaitWithoutRunningTheCommand() {
-    Path started = dir.resolve("started");
     Path stop = dir.resolve("stop");
-    Hostloom holder =
-        Hostloom.start(
-            dir,
-            env(),
-            "lock",
-            "wait-job",
-            "--",
-            "sh",
-            "-c",
-            "touch '" + started + "'; while [ ! -f '" + stop + "' ]; do sleep 0.05; done");
-    Hostloom.awaitFile(started);
+    Hostloom holder = holding("", stop, "wait-job");
     Path waiting = dir.resolve("waiting");
     Hostloom waiter =
         Hostloom.start(dir, env(), "lock", "wait-job", "-v", "--", "touch", waiting.toString());
