@@ -33,7 +33,8 @@ public final class ExitCodes {
 
   /**
    * The lease (or the leadership, with {@code leader --once}) was lost while the command ran: the
-   * command was sent SIGTERM, then SIGKILL after the grace period, whatever it exited with.
+   * command was sent SIGTERM, then SIGKILL after the grace period, whatever it exited with. Also
+   * when the lease was lost during {@code lock --min-hold}, after the command ended.
    */
   public static final int LEASE_LOST = 76;
 
