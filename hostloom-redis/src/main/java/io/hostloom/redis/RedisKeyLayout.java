@@ -7,7 +7,7 @@ import java.util.Objects;
 
 /**
  * Maps a lock key (any non-empty string, as the kernel or the WOPI service passes it) to the Redis
- * names of its lease, its fencing counter and its release channel.
+ * names of its lease, its fencing counter, its waiter flag and its release channel.
  *
  * <p>Every name is {@code <prefix>{<id>}<suffix>}. The {@code {<id>}} part is a Redis Cluster hash
  * tag, so a key's lease and counter live in one slot (every script touches one slot) while
@@ -18,10 +18,10 @@ import java.util.Objects;
  * cannot collide: only hashed ids start with {@code #}.
  *
  * <pre>
- *   lease   hl:{app:lock:invoice-7}           hash {o: owner, d: data, t: token}, PX = lease
+ *   lease   hl:{app:lock:invoice-7}           string token|owner length|owner data, PX = lease
  *   fence   hl:{app:lock:invoice-7}:fence     string counter, PX = lease + fence retention
+ *   waiters hl:{app:lock:invoice-7}:w         flag "someone waits", PX = the waiters' longest wait
  *   channel hl:{app:lock:invoice-7}:released  pub/sub channel for release notifications
- *   done    hl:{app:lock:invoice-7}:done:<id>  a release/replace call's answer, PX = 2 x timeout + 1 s
  * </pre>
  *
  * <p>Waiters listen to all release channels of a prefix with one pattern subscription ({@link
@@ -68,7 +68,7 @@ public final class RedisKeyLayout {
     return prefix;
   }
 
-  /** The hash that holds the lease record of {@code key}. */
+  /** The string that holds the lease record of {@code key} (token, owner, data). */
   public String leaseKey(String key) {
     return prefix + "{" + id(key) + "}";
   }
@@ -79,12 +79,11 @@ public final class RedisKeyLayout {
   }
 
   /**
-   * The answer of the release or replace call {@code callId} of {@code key}, kept for a few command
-   * timeouts so that the call, re-sent by Lettuce after a reconnect, answers as its first run did
-   * even when other calls changed the key in between; one per call, same cluster slot.
+   * The waiter flag of {@code key}: set by a refused acquire whose caller waits for a release, for
+   * as long as its waits last; release and replace publish only while it exists. Same slot.
    */
-  public String doneKey(String key, String callId) {
-    return leaseKey(key) + ":done:" + callId;
+  public String waitersKey(String key) {
+    return leaseKey(key) + ":w";
   }
 
   /** The channel a release or replace of {@code key} is published on. */

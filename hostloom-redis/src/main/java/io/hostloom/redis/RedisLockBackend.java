@@ -12,6 +12,7 @@ import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.ReplaceOutcome;
 import io.hostloom.locking.spi.support.BackendArguments;
 import io.hostloom.locking.spi.support.LeaseRounding;
+import io.hostloom.locking.spi.support.ReleaseWaitRegistry;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
@@ -27,12 +28,12 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -87,6 +88,11 @@ public final class RedisLockBackend
   // 2^50 ms (35 000 years): "forever" that Redis and Lua doubles both hold exactly
   private static final long MAX_TTL_MILLIS = 1L << 50;
 
+  // what a refused acquire adds to the waiter flag's life beyond the waits' end (late timers)
+  static final long WAITER_FLAG_MARGIN_MILLIS = 100;
+  private static final String FENCE_SUFFIX = ":fence"; // RedisKeyLayout.fenceKey
+  private static final String WAITERS_SUFFIX = ":w"; // RedisKeyLayout.waitersKey
+
   private static final Wtf8Codec CODEC = Wtf8Codec.INSTANCE;
   private static final BackendArguments ARGUMENTS = BackendArguments.unbounded();
 
@@ -96,7 +102,13 @@ public final class RedisLockBackend
   private final Duration commandTimeout;
   private final Duration healthTimeout;
   private final long fenceRetentionMillis;
+  private final boolean fencingTokens;
   private final boolean publishReleases;
+  private final String
+      announceMode; // "a": every release publishes, "w": while a waiter flag is set
+  // per lock key, the waits pending in this backend and the latest end of any of them: a refused
+  // acquire of that key sets the waiter flag for that long (the registry answers per channel only)
+  private final ConcurrentMap<String, Waiting> waiting = new ConcurrentHashMap<>();
   private final Supplier<CompletableFuture<?>> shutdown;
   private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -111,8 +123,17 @@ public final class RedisLockBackend
     this.healthTimeout = b.healthTimeout;
     this.fenceRetentionMillis =
         Math.min(LeaseRounding.ceilMillis(b.fenceRetention), MAX_TTL_MILLIS);
+    this.fencingTokens = b.fencingTokens;
     this.publishReleases = b.releaseNotifications;
+    this.announceMode = b.announceEveryRelease ? "a" : "w";
     this.shutdown = w.shutdown();
+  }
+
+  /** Waits pending on one key in this backend, and when the last of them ends at the latest. */
+  private record Waiting(int count, long endNanos) {
+    Waiting plus(Waiting w) {
+      return new Waiting(count + w.count, Math.max(endNanos, w.endNanos));
+    }
   }
 
   /** A builder; give it exactly one of a URI, a client or a connection. */
@@ -130,13 +151,14 @@ public final class RedisLockBackend
       String key, String owner, String data, Duration lease) {
     ARGUMENTS.acquire(key, owner, data, lease);
     long leaseMs = leaseMillis(lease);
+    String lk = layout.leaseKey(key);
     return eval(
         "acquire",
         LeaseScripts.ACQUIRE,
         () -> new NestedMultiOutput<>(CODEC),
-        List.of(layout.leaseKey(key), layout.fenceKey(key)),
-        List.of(owner, data, Long.toString(leaseMs), fenceTtl(leaseMs)),
-        r ->
+        List.of(lk, lk + FENCE_SUFFIX, lk + WAITERS_SUFFIX),
+        List.of(owner, data, Long.toString(leaseMs), fenceTtl(leaseMs), waitHorizon(key)),
+        (r, replayed) ->
             granted(r)
                 ? AcquireOutcome.granted(token(r.get(1)))
                 : AcquireOutcome.held(record(r, 1)));
@@ -146,13 +168,14 @@ public final class RedisLockBackend
   public CompletableFuture<ExtendOutcome> extend(String key, String owner, Duration lease) {
     ARGUMENTS.extend(key, owner, lease);
     long leaseMs = leaseMillis(lease);
+    String lk = layout.leaseKey(key);
     return eval(
         "extend",
         LeaseScripts.EXTEND,
         () -> new NestedMultiOutput<>(CODEC),
-        List.of(layout.leaseKey(key), layout.fenceKey(key)),
+        List.of(lk, lk + FENCE_SUFFIX),
         List.of(owner, Long.toString(leaseMs), fenceTtl(leaseMs)),
-        r ->
+        (r, replayed) ->
             switch (status(r)) {
               case 1 -> ExtendOutcome.succeeded();
               case 2 -> ExtendOutcome.mismatch(record(r, 1));
@@ -164,17 +187,18 @@ public final class RedisLockBackend
   @Override
   public CompletableFuture<ReleaseOutcome> release(String key, String owner) {
     ARGUMENTS.release(key, owner);
+    String lk = layout.leaseKey(key);
     return eval(
         "release",
         LeaseScripts.RELEASE,
         () -> new NestedMultiOutput<>(CODEC),
-        List.of(layout.leaseKey(key), layout.doneKey(key, callId())),
-        List.of(owner, channel(key), doneTtl()),
-        r ->
+        List.of(lk, lk + WAITERS_SUFFIX),
+        List.of(owner, channel(key), announceMode),
+        (r, replayed) ->
             switch (status(r)) {
               case 1 -> ReleaseOutcome.succeeded();
-              case 2 -> ReleaseOutcome.mismatch(record(r, 1));
-              case 0 -> ReleaseOutcome.absent();
+              case 2 -> replayed ? inDoubt("release") : ReleaseOutcome.mismatch(record(r, 1));
+              case 0 -> replayed ? inDoubt("release") : ReleaseOutcome.absent();
               default -> throw unexpectedReply("release", r);
             });
   }
@@ -184,11 +208,12 @@ public final class RedisLockBackend
       String key, String expectedOwner, String newOwner, String newData, Duration lease) {
     ARGUMENTS.replace(key, expectedOwner, newOwner, newData, lease);
     long leaseMs = leaseMillis(lease);
+    String lk = layout.leaseKey(key);
     return eval(
         "replace",
         LeaseScripts.REPLACE,
         () -> new NestedMultiOutput<>(CODEC),
-        List.of(layout.leaseKey(key), layout.fenceKey(key), layout.doneKey(key, callId())),
+        List.of(lk, lk + FENCE_SUFFIX, lk + WAITERS_SUFFIX),
         List.of(
             expectedOwner,
             newOwner,
@@ -196,12 +221,12 @@ public final class RedisLockBackend
             Long.toString(leaseMs),
             fenceTtl(leaseMs),
             channel(key),
-            doneTtl()),
-        r ->
+            announceMode),
+        (r, replayed) ->
             switch (status(r)) {
               case 1 -> ReplaceOutcome.replaced(token(r.get(1)));
-              case 2 -> ReplaceOutcome.mismatch(record(r, 1));
-              case 0 -> ReplaceOutcome.absent();
+              case 2 -> replayed ? inDoubt("replace") : ReplaceOutcome.mismatch(record(r, 1));
+              case 0 -> replayed ? inDoubt("replace") : ReplaceOutcome.absent();
               default -> throw unexpectedReply("replace", r);
             });
   }
@@ -215,7 +240,7 @@ public final class RedisLockBackend
         () -> new NestedMultiOutput<>(CODEC),
         List.of(layout.leaseKey(key)),
         List.of(),
-        r -> r.isEmpty() ? Optional.empty() : Optional.of(record(r, 0)));
+        (r, replayed) -> r.isEmpty() ? Optional.empty() : Optional.of(record(r, 0)));
   }
 
   @Override
@@ -245,7 +270,68 @@ public final class RedisLockBackend
     if (releases == null || maxWait.isZero() || closed.get()) {
       return CompletableFuture.completedFuture(false);
     }
-    return releases.await(layout.releaseChannel(key), maxWait);
+    CompletableFuture<Boolean> f = releases.await(layout.releaseChannel(key), maxWait);
+    if (!f.isDone()) {
+      long end = System.nanoTime() + ReleaseWaitRegistry.waitNanos(maxWait);
+      waiting.merge(key, new Waiting(1, end), Waiting::plus);
+      var unused = f.whenComplete((v, t) -> endWait(key));
+    }
+    return f;
+  }
+
+  private void endWait(String key) {
+    waiting.computeIfPresent(
+        key, (k, w) -> w.count == 1 ? null : new Waiting(w.count - 1, w.endNanos));
+  }
+
+  /**
+   * How long a refused acquire of {@code key} keeps the waiter flag: until the last wait pending
+   * here on the key ends, plus a margin for timers firing late; {@code "0"} when nobody here waits
+   * on it (a WOPI LOCK, a lock with wake-on-release off, a {@code tryAcquire} without a wait).
+   */
+  private String waitHorizon(String key) {
+    Waiting w = waiting.get(key);
+    if (w == null) {
+      return "0";
+    }
+    long left = Math.max(0, w.endNanos - System.nanoTime());
+    long ms = Math.min(MAX_TTL_MILLIS, left / 1_000_000 + WAITER_FLAG_MARGIN_MILLIS);
+    return Long.toString(ms);
+  }
+
+  /**
+   * Connects now instead of on the first operation: opens the command connection, loads the five
+   * scripts ({@code SCRIPT LOAD}, so no first call meets {@code NOSCRIPT}) and, with release
+   * notifications on and a client to open it with, starts the release subscription. Without it, the
+   * first operation pays for connecting (TCP, {@code HELLO}, TLS and {@code AUTH} where configured)
+   * and each script's first use on a server that never saw it costs one extra round trip ({@code
+   * NOSCRIPT}, then {@code EVAL}).
+   *
+   * <p>Never blocks. The future completes when all of that is done, or exceptionally with a {@link
+   * LockBackendException} ({@code UNAVAILABLE} when connecting failed, {@code TIMEOUT} when a step
+   * got no answer within the command timeout). A failed warm-up changes nothing: operations still
+   * connect on first use, and the next warm-up tries again.
+   */
+  public CompletableFuture<Void> warmUp() {
+    if (closed.get()) {
+      return CompletableFuture.failedFuture(
+          LockBackendException.unavailable("Redis backend is closed", null));
+    }
+    CompletableFuture<Void> loaded = scripts.warmUp(LeaseScripts.ALL);
+    CompletableFuture<Void> subscribed =
+        releases == null ? CompletableFuture.completedFuture(null) : releases.subscribe();
+    CompletableFuture<Void> result = new CompletableFuture<>();
+    var unused =
+        CompletableFuture.allOf(loaded, subscribed)
+            .whenComplete(
+                (v, t) -> {
+                  if (t == null) {
+                    result.complete(null);
+                  } else {
+                    result.completeExceptionally(RedisFailures.map("warm-up", t));
+                  }
+                });
+    return result;
   }
 
   /** Whether release waits are live now: the pattern subscription is confirmed and connected. */
@@ -341,24 +427,22 @@ public final class RedisLockBackend
       Supplier<CommandOutput<String, String, T>> output,
       List<String> keys,
       List<String> argv,
-      Function<T, R> parse) {
-    CompletableFuture<R> result = new CompletableFuture<>();
-    var unused =
-        scripts
-            .run(script, output, keys, argv)
-            .whenComplete(
-                (reply, t) -> {
-                  if (t != null) {
-                    result.completeExceptionally(RedisFailures.map(operation, t));
-                    return;
-                  }
-                  try {
-                    result.complete(parse.apply(reply));
-                  } catch (RuntimeException e) { // a reply of an unexpected shape
-                    result.completeExceptionally(RedisFailures.map(operation, e));
-                  }
-                });
-    return result;
+      ScriptClient.Parser<T, R> parse) {
+    return scripts.run(operation, script, output, keys, argv, parse);
+  }
+
+  /**
+   * A release or replace that Lettuce re-sent after a reconnect and that answered "absent" or
+   * "someone else's": its first run may have released or replaced, and the reply describes what
+   * that run left. Reported as {@code TIMEOUT} ("may have been applied"), which the kernel and the
+   * WOPI service already handle for a call whose answer was lost; a success is reported as is.
+   */
+  private static <R> R inDoubt(String operation) {
+    throw LockBackendException.timeout(
+        "Redis "
+            + operation
+            + " was re-sent after a reconnect and its first run may have taken effect",
+        null);
   }
 
   // ---- replies ----
@@ -395,26 +479,15 @@ public final class RedisLockBackend
 
   // ---- arguments ----
 
-  /**
-   * A fresh id for one release or replace call. Lettuce re-sends the very same command (same id)
-   * when it reconnects with the call in flight; a new call always has a new id.
-   */
-  private static String callId() {
-    ThreadLocalRandom r = ThreadLocalRandom.current();
-    return Long.toHexString(r.nextLong()) + Long.toHexString(r.nextLong());
-  }
-
-  /** How long a call id is remembered: a re-sent call arrives within its command timeout. */
-  private String doneTtl() {
-    return Long.toString(commandTimeout.multipliedBy(2).toMillis() + 1000);
-  }
-
   private String channel(String key) {
     return publishReleases ? layout.releaseChannel(key) : "";
   }
 
+  // "0": no fencing tokens, no counter
   private String fenceTtl(long leaseMs) {
-    return Long.toString(Math.min(leaseMs + fenceRetentionMillis, MAX_TTL_MILLIS));
+    return fencingTokens
+        ? Long.toString(Math.min(leaseMs + fenceRetentionMillis, MAX_TTL_MILLIS))
+        : "0";
   }
 
   /** {@code lease} in whole milliseconds, rounded up (never 0), at most 2^50. */
@@ -446,6 +519,8 @@ public final class RedisLockBackend
     private Duration fenceRetention = DEFAULT_FENCE_RETENTION;
     private String keyPrefix = RedisKeyLayout.DEFAULT_PREFIX;
     private boolean releaseNotifications = true;
+    private boolean announceEveryRelease;
+    private boolean fencingTokens = true;
 
     private Builder() {}
 
@@ -567,7 +642,33 @@ public final class RedisLockBackend
     }
 
     /**
-     * Builds the backend without connecting (the first operation connects).
+     * Whether every release and replace publishes ({@code true}), or only those of a key a waiter
+     * flagged ({@code false}, the default): a refused acquire whose caller waits in {@link
+     * #awaitRelease} (the kernel's wake-on-release) sets the key's waiter flag in the same script.
+     * Turn it on for callers that wait with {@link #awaitRelease} <em>without</em> a refused
+     * acquire attempt of their own through a backend of this module (they are woken only by
+     * releases that publish). Ignored with {@link #releaseNotifications} off.
+     */
+    public Builder announceEveryRelease(boolean announceEveryRelease) {
+      this.announceEveryRelease = announceEveryRelease;
+      return this;
+    }
+
+    /**
+     * Whether grants get fencing tokens from a per-key counter ({@code true}, the default; see the
+     * README for when they strictly increase). Off, no counter is kept (no {@code INCR}, no counter
+     * key) and every grant reports token {@code 1}: the SPI's "tokens strictly increase" rule is
+     * then not kept, so turn it off only when nothing reads {@code fencingToken()} (the "lean"
+     * setting). Exclusion, expiry and the holder records are unchanged.
+     */
+    public Builder fencingTokens(boolean fencingTokens) {
+      this.fencingTokens = fencingTokens;
+      return this;
+    }
+
+    /**
+     * Builds the backend without connecting (the first operation connects; see {@link
+     * RedisLockBackend#warmUp()}).
      *
      * @throws IllegalStateException when no source or several sources were given
      */

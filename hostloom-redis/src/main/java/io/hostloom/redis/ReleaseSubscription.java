@@ -1,13 +1,14 @@
 package io.hostloom.redis;
 
+import io.hostloom.locking.spi.support.ReleaseWaitRegistry;
+import io.hostloom.locking.time.LockClock;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -16,9 +17,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The release signal of one backend: a single pattern subscription ({@code PSUBSCRIBE
  * <prefix>{*}:released}) on a dedicated pub/sub connection, dispatched locally to waiters keyed by
- * release channel. A wait is a map entry plus a timer: no command is sent for it. Only the first
- * wait opens the connection and sends {@code PSUBSCRIBE}; the subscription then stays until {@link
- * #close()}, and Lettuce re-subscribes it after every reconnect.
+ * release channel through the kernel's {@link ReleaseWaitRegistry}. A wait is a registry entry plus
+ * a timer: no command is sent for it. Only the first wait opens the connection and sends {@code
+ * PSUBSCRIBE}; the subscription then stays until {@link #close()}, and Lettuce re-subscribes it
+ * after every reconnect.
  *
  * <p>Waits that begin before the first confirmation are held and answer {@code true} the moment it
  * arrives (the caller re-checks the key once the pattern is live, so even the first contended wait
@@ -42,14 +44,16 @@ final class ReleaseSubscription extends RedisPubSubAdapter<String, String> {
   private final LazyConnection<StatefulRedisPubSubConnection<String, String>> connection;
   private final String pattern;
   private final Duration commandTimeout;
-  // per release channel, the waits not yet completed; a list is detached from the map when woken
-  private final ConcurrentMap<String, List<CompletableFuture<Boolean>>> waiters =
-      new ConcurrentHashMap<>();
+  // per release channel, the waits not yet ended (timers, wake one, wake all, close)
+  private final ReleaseWaitRegistry waits = new ReleaseWaitRegistry(LockClock.system());
+  // the waits begun before the first confirmation: true once it comes, false if the start fails
+  private final Set<CompletableFuture<Boolean>> held = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean starting = new AtomicBoolean();
   private volatile StatefulRedisPubSubConnection<String, String> open; // our listener is on it
   private volatile boolean subscribed; // the pattern was confirmed at least once
   private int confirmations; // PSUBSCRIBE confirmations seen by the listener (one I/O thread)
   private volatile long notBeforeNanos = System.nanoTime();
+  private volatile CompletableFuture<Void> lastStart; // the latest start's outcome
   private volatile boolean closed;
 
   ReleaseSubscription(
@@ -83,21 +87,13 @@ final class ReleaseSubscription extends RedisPubSubAdapter<String, String> {
         return CompletableFuture.completedFuture(false); // down: Lettuce is reconnecting
       }
     }
-    CompletableFuture<Boolean> f = new CompletableFuture<>();
-    waiters.compute(
-        channel,
-        (k, list) -> {
-          List<CompletableFuture<Boolean>> l = list != null ? list : new ArrayList<>(2);
-          synchronized (l) {
-            l.add(f);
-          }
-          return l;
-        });
-    // the JDK's shared delayer, which drops the timer when f completes first (cancel included)
-    f.completeOnTimeout(false, nanos(maxWait), TimeUnit.NANOSECONDS);
-    var unused = f.whenComplete((v, t) -> remove(channel, f));
+    CompletableFuture<Boolean> f = waits.await(channel, maxWait);
+    if (held) {
+      this.held.add(f);
+      var unused = f.whenComplete((v, t) -> this.held.remove(f));
+    }
     if (closed) {
-      f.complete(false); // close() swept the map before f was in it
+      f.complete(false); // close() swept the registry before f was in it
     } else if (held && subscribed) {
       f.complete(true); // confirmed while f was being registered: re-check now
     } else if (held && !starting.get()) {
@@ -106,63 +102,17 @@ final class ReleaseSubscription extends RedisPubSubAdapter<String, String> {
     return f;
   }
 
-  private void remove(String channel, CompletableFuture<Boolean> f) {
-    waiters.computeIfPresent(
-        channel,
-        (k, l) -> {
-          synchronized (l) {
-            l.remove(f);
-            return l.isEmpty() ? null : l;
-          }
-        });
-  }
-
   /**
-   * A release of {@code channel} was announced: wakes one of its waits (the oldest still pending).
-   * Waking all would send one acquire attempt per waiter per release, of which one can win; the
-   * woken waiter either wins (and announces its own release later) or loses to a holder that will.
+   * Starts the subscription now (for a warm-up) and completes when the pattern is confirmed, or
+   * exceptionally when this start (or, within {@link #RESTART_PAUSE} of one, the last) failed.
    */
-  private void wakeOne(String channel) {
-    while (true) {
-      CompletableFuture<Boolean> next = null;
-      List<CompletableFuture<Boolean>> l = waiters.get(channel);
-      if (l == null) {
-        return;
-      }
-      synchronized (l) {
-        for (CompletableFuture<Boolean> f : l) {
-          if (!f.isDone()) {
-            next = f;
-            break;
-          }
-        }
-      }
-      if (next == null) {
-        return;
-      }
-      if (next.complete(true)) {
-        return; // its whenComplete removed it
-      }
+  CompletableFuture<Void> subscribe() {
+    if (subscribed) {
+      return CompletableFuture.completedFuture(null);
     }
-  }
-
-  private void wake(String channel, boolean value) {
-    List<CompletableFuture<Boolean>> woken = waiters.remove(channel);
-    if (woken != null) {
-      List<CompletableFuture<Boolean>> copy;
-      synchronized (woken) {
-        copy = List.copyOf(woken);
-      }
-      for (CompletableFuture<Boolean> f : copy) {
-        f.complete(value);
-      }
-    }
-  }
-
-  private void wakeAll(boolean value) {
-    for (String channel : List.copyOf(waiters.keySet())) {
-      wake(channel, value);
-    }
+    start();
+    CompletableFuture<Void> s = lastStart;
+    return s != null ? s : CompletableFuture.completedFuture(null);
   }
 
   /** Opens the connection and sends PSUBSCRIBE, once at a time; failures only delay a retry. */
@@ -170,6 +120,21 @@ final class ReleaseSubscription extends RedisPubSubAdapter<String, String> {
     if (closed || System.nanoTime() - notBeforeNanos < 0 || !starting.compareAndSet(false, true)) {
       return;
     }
+    CompletableFuture<Void> reported = new CompletableFuture<>(); // after our own bookkeeping
+    lastStart = reported;
+    CompletableFuture<Void> outcome = new CompletableFuture<>();
+    var unusedOutcome =
+        outcome.whenComplete(
+            (v, t) -> {
+              if (t == null) {
+                confirmed(); // the reply is the confirmation (the listener may come later)
+                starting.set(false);
+                reported.complete(null);
+              } else {
+                failedStart(t);
+                reported.completeExceptionally(t);
+              }
+            });
     try {
       var unused =
           connection
@@ -183,14 +148,13 @@ final class ReleaseSubscription extends RedisPubSubAdapter<String, String> {
               .whenComplete(
                   (v, t) -> {
                     if (t == null) {
-                      confirmed(); // the reply is the confirmation (the listener may come later)
-                      starting.set(false);
+                      outcome.complete(null);
                     } else {
-                      failedStart(t);
+                      outcome.completeExceptionally(t);
                     }
                   });
     } catch (RuntimeException e) {
-      failedStart(e);
+      outcome.completeExceptionally(e);
     }
   }
 
@@ -199,7 +163,9 @@ final class ReleaseSubscription extends RedisPubSubAdapter<String, String> {
     starting.set(false);
     log.debug("release subscription not started: {}", t.toString());
     if (!subscribed) {
-      wakeAll(false); // the waits held for the confirmation poll
+      for (CompletableFuture<Boolean> f : List.copyOf(held)) {
+        f.complete(false); // the waits held for the confirmation poll
+      }
     }
   }
 
@@ -210,7 +176,7 @@ final class ReleaseSubscription extends RedisPubSubAdapter<String, String> {
   private synchronized void confirmed() {
     if (!subscribed) {
       subscribed = true;
-      wakeAll(true);
+      waits.wakeEveryKey(); // every wait so far was held
     }
   }
 
@@ -229,13 +195,13 @@ final class ReleaseSubscription extends RedisPubSubAdapter<String, String> {
     if (++confirmations == 1) {
       confirmed();
     } else {
-      wakeAll(true); // re-subscribed after a reconnect: a release may have been missed meanwhile
+      waits.wakeEveryKey(); // re-subscribed after a reconnect: a release may have been missed
     }
   }
 
   @Override
   public void message(String matched, String channel, String message) {
-    wakeOne(channel);
+    waits.wakeOne(channel);
   }
 
   /** Whether waits are registered now (the pattern is confirmed and the connection is up). */
@@ -246,11 +212,7 @@ final class ReleaseSubscription extends RedisPubSubAdapter<String, String> {
 
   /** The waits still pending, for "nothing left behind" checks. */
   int waiterCount() {
-    int n = 0;
-    for (List<CompletableFuture<Boolean>> l : waiters.values()) {
-      n += l.size();
-    }
-    return n;
+    return waits.pending();
   }
 
   /**
@@ -260,15 +222,7 @@ final class ReleaseSubscription extends RedisPubSubAdapter<String, String> {
    */
   CompletableFuture<Void> close() {
     closed = true;
-    wakeAll(false);
+    waits.close();
     return connection.close();
-  }
-
-  private static long nanos(Duration d) {
-    try {
-      return d.toNanos();
-    } catch (ArithmeticException e) {
-      return Long.MAX_VALUE; // longer than 292 years: as good as forever
-    }
   }
 }

@@ -25,7 +25,8 @@ class RedisClusterReleaseSignalTest {
   void onePatternSubscriptionOnOneNodeHearsReleasesOnEveryNode() {
     List<RedisServerProcess> nodes = RedisServerProcess.startNewCluster(3);
     RedisClusterClient client = RedisClusterClient.create(nodes.get(0).uri());
-    try (RedisLockBackend holder = RedisLockBackend.builder().clusterClient(client).build();
+    try (RedisLockBackend holder =
+            RedisLockBackend.builder().clusterClient(client).announceEveryRelease(true).build();
         RedisLockBackend waiter = RedisLockBackend.builder().clusterClient(client).build()) {
       // one lock key owned by each node
       Map<Integer, String> keyOfNode = new LinkedHashMap<>();

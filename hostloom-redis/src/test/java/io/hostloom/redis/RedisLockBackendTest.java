@@ -52,7 +52,8 @@ class RedisLockBackendTest {
     AcquireOutcome granted = await(b.acquire(key, "owner-1", "data", LONG));
 
     assertThat(redis.command("EXISTS", "hl:{" + key + "}")).isEqualTo("1");
-    assertThat(redis.command("HGET", "hl:{" + key + "}", "o")).isEqualTo("owner-1");
+    assertThat(redis.command("GET", "hl:{" + key + "}"))
+        .isEqualTo(granted.fencingToken() + "|7|owner-1data");
     assertThat(redis.command("GET", "hl:{" + key + "}:fence"))
         .isEqualTo(Long.toString(granted.fencingToken()));
     assertThat(await(b.release(key, "owner-1")).released()).isTrue();
@@ -338,7 +339,7 @@ class RedisLockBackendTest {
     await(b.release(key, await(b.read(key)).orElseThrow().owner()));
     String fence = redis.command("MEMORY", "USAGE", "hl:{" + key + "}:fence");
     System.out.printf(
-        "[redis memory] key %s (%d chars): lease hash %s B, fence counter %s B%n",
+        "[redis memory] key %s (%d chars): lease string %s B, fence counter %s B%n",
         key, key.length(), lease, fence);
     assertThat(Long.parseLong(fence)).isPositive();
   }

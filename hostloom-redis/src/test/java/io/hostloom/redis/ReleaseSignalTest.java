@@ -34,7 +34,11 @@ class ReleaseSignalTest extends ReleaseSignalSuite {
 
   private RedisLockBackend backend(boolean notifications) {
     RedisLockBackend b =
-        RedisLockBackend.builder().uri(redis.uri()).releaseNotifications(notifications).build();
+        RedisLockBackend.builder()
+            .uri(redis.uri())
+            .releaseNotifications(notifications)
+            .announceEveryRelease(true) // the suite waits without a refused attempt
+            .build();
     backends.add(b);
     return b;
   }
@@ -135,7 +139,12 @@ class ReleaseSignalTest extends ReleaseSignalSuite {
   }
 
   void aPrefixWithGlobCharactersStillMatchesItsOwnChannels() {
-    RedisLockBackend b = RedisLockBackend.builder().uri(redis.uri()).keyPrefix("t*?[x]\\:").build();
+    RedisLockBackend b =
+        RedisLockBackend.builder()
+            .uri(redis.uri())
+            .keyPrefix("t*?[x]\\:")
+            .announceEveryRelease(true)
+            .build();
     backends.add(b);
     assertThat(b.layout().releasePattern()).isEqualTo("t\\*\\?\\[x\\]\\\\:{*}:released");
     awaitSubscribed(b);
@@ -163,7 +172,8 @@ class ReleaseSignalTest extends ReleaseSignalSuite {
   void aBareConnectionHasNoSignalButStillPublishes() {
     RedisClient client = RedisClient.create(redis.uri());
     try (StatefulRedisConnection<String, String> conn = client.connect()) {
-      RedisLockBackend bare = RedisLockBackend.builder().connection(conn).build();
+      RedisLockBackend bare =
+          RedisLockBackend.builder().connection(conn).announceEveryRelease(true).build();
       backends.add(bare);
       RedisLockBackend listening = subscribed();
       String key = key();
@@ -197,7 +207,8 @@ class ReleaseSignalTest extends ReleaseSignalSuite {
   @Test
   void afterAReconnectPendingWaitsWakeAndNewWaitsWorkAgain() {
     try (RedisServerProcess own = RedisServerProcess.startNew();
-        RedisLockBackend b = RedisLockBackend.builder().uri(own.uri()).build()) {
+        RedisLockBackend b =
+            RedisLockBackend.builder().uri(own.uri()).announceEveryRelease(true).build()) {
       awaitSubscribed(b);
       String key = key();
       await(b.acquire(key, "a", "", LONG));

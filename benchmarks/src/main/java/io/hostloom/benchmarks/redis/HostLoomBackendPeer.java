@@ -52,7 +52,7 @@ final class HostLoomBackendPeer implements LockPeer {
 
   @Override
   public String describeKeys(String key) {
-    return "hl:{" + key + "} (hash) + hl:{...}:fence (counter)";
+    return "hl:{" + key + "} (string) + hl:{...}:fence (counter)";
   }
 
   @Override

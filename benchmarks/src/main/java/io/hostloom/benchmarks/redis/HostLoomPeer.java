@@ -16,7 +16,12 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-/** HostLoom: {@code DistributedLock} over {@code RedisLockBackend}, one lock for all threads. */
+/**
+ * HostLoom: {@code DistributedLock} over {@code RedisLockBackend}, one lock for all threads. The
+ * lean variant (a diagnostic row until the report gives it its own targets) turns off what a caller
+ * may not use: fencing tokens ({@code fencingTokens(false)}), release notifications and the
+ * kernel's wake-on-release.
+ */
 final class HostLoomPeer implements LockPeer {
   private static final String NAMESPACE = "bench";
 
@@ -24,8 +29,14 @@ final class HostLoomPeer implements LockPeer {
   private final RedisClient client;
   private final RedisLockBackend backend;
   private final DistributedLock lock;
+  private final boolean lean;
 
   HostLoomPeer(ClientSettings settings) {
+    this(settings, false);
+  }
+
+  HostLoomPeer(ClientSettings settings, boolean lean) {
+    this.lean = lean;
     this.resources = settings.lettuceResources();
     this.client = settings.lettuceClient(resources);
     this.backend =
@@ -33,20 +44,37 @@ final class HostLoomPeer implements LockPeer {
             .client(client)
             .uri(settings.uri())
             .commandTimeout(settings.commandTimeout())
+            .fencingTokens(!lean)
+            .releaseNotifications(!lean)
             .build();
     this.lock =
         DistributedLock.create(
-            LockingOptions.builder().namespace(NAMESPACE).defaultLease(settings.lease()).build(),
+            LockingOptions.builder()
+                .namespace(NAMESPACE)
+                .defaultLease(settings.lease())
+                .wakeOnRelease(!lean)
+                .build(),
             backend);
   }
 
   @Override
   public String name() {
-    return "HostLoom";
+    return lean ? "HostLoom lean" : "HostLoom";
+  }
+
+  @Override
+  public boolean diagnostic() {
+    return lean;
   }
 
   @Override
   public List<String> configuration() {
+    if (lean) {
+      return List.of(
+          "as HostLoom, with the lean settings: `RedisLockBackend.builder()...fencingTokens(false)"
+              + ".releaseNotifications(false)` and `LockingOptions.builder()...wakeOnRelease(false)`"
+              + " (no fence counter, no waiter-flag check, no pub/sub connection; waiters poll)");
+    }
     return List.of(
         "`DistributedLock.create(LockingOptions.builder().namespace(\"bench\").defaultLease(30 s)"
             + ".build(), RedisLockBackend.builder().client(c).uri(..).commandTimeout(5 s).build())`"
@@ -71,7 +99,9 @@ final class HostLoomPeer implements LockPeer {
 
   @Override
   public String describeKeys(String key) {
-    return "hl:{" + NAMESPACE + ":lock:" + key + "} (hash) + hl:{...}:fence (counter)";
+    return lean
+        ? "hl:{" + NAMESPACE + ":lock:" + key + "} (string)"
+        : "hl:{" + NAMESPACE + ":lock:" + key + "} (string) + hl:{...}:fence (counter)";
   }
 
   @Override

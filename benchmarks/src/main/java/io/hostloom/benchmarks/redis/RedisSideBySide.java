@@ -75,6 +75,7 @@ public final class RedisSideBySide {
         peers.add(new ShedLockPeer(s));
         peers.add(new LettuceFloorPeer(s));
         peers.add(new HostLoomBackendPeer(s));
+        peers.add(new HostLoomPeer(s, true));
         String only = System.getProperty("hostloom.bench.peers", "");
         if (!only.isBlank()) {
           List<String> names = List.of(only.split(",", -1));
