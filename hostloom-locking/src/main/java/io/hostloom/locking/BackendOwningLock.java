@@ -49,8 +49,7 @@ final class BackendOwningLock implements KernelLock {
   }
 
   @Override
-  public CompletableFuture<Optional<LockHandle>> tryAcquireAsync(
-      String key, LockOptions options) {
+  public CompletableFuture<Optional<LockHandle>> tryAcquireAsync(String key, LockOptions options) {
     return lock.tryAcquireAsync(key, options);
   }
 

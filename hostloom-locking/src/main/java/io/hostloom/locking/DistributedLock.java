@@ -252,8 +252,8 @@ public interface DistributedLock extends AutoCloseable {
 
     /**
      * Hands the backend to the lock: {@link DistributedLock#close()} then closes it too (when it is
-     * {@link AutoCloseable}), right after the lock. For a backend built only for this lock. Default:
-     * the lock leaves the backend open and its builder closes it.
+     * {@link AutoCloseable}), right after the lock. For a backend built only for this lock.
+     * Default: the lock leaves the backend open and its builder closes it.
      */
     public Builder closeBackendOnClose() {
       this.closeBackend = true;

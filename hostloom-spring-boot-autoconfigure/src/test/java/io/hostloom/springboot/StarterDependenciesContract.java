@@ -3,8 +3,8 @@ package io.hostloom.springboot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hostloom.locking.DistributedLock;
-import io.hostloom.locking.LockingProbe;
 import io.hostloom.locking.LockingOptions;
+import io.hostloom.locking.LockingProbe;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
@@ -15,8 +15,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * What a starter's users get from its dependencies alone (each starter runs this with only its own
- * dependencies and the test libraries): an application that reads {@code application.yml} (SnakeYAML)
- * and logs through Logback, both from {@code spring-boot-starter}.
+ * dependencies and the test libraries): an application that reads {@code application.yml}
+ * (SnakeYAML) and logs through Logback, both from {@code spring-boot-starter}.
  */
 public abstract class StarterDependenciesContract {
 
