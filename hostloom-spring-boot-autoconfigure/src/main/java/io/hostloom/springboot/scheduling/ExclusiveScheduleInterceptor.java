@@ -48,16 +48,16 @@ final class ExclusiveScheduleInterceptor implements MethodInterceptor {
     registry
         .get()
         .run(
-        optionsOf(method),
-        claim -> {
-          try {
-            invocation.proceed();
-          } catch (Exception | Error e) {
-            throw e;
-          } catch (Throwable t) {
-            throw new IllegalStateException(t);
-          }
-        });
+            optionsOf(method),
+            claim -> {
+              try {
+                invocation.proceed();
+              } catch (Exception | Error e) {
+                throw e;
+              } catch (Throwable t) {
+                throw new IllegalStateException(t);
+              }
+            });
     return null;
   }
 }
