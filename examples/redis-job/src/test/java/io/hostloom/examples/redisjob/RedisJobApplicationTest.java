@@ -12,9 +12,11 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -38,12 +40,7 @@ class RedisJobApplicationTest {
 
   @AfterAll
   static void stop() {
-    if (a != null) {
-      a.close();
-    }
-    if (b != null) {
-      b.close();
-    }
+    Stream.of(a, b).filter(Objects::nonNull).forEach(ConfigurableApplicationContext::close);
   }
 
   static ConfigurableApplicationContext instance(String name) {
