@@ -5,5 +5,11 @@
 # arguments override it: scripts/run.sh --wopi-host.demo-tokens=false
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./mvnw -B -q -ntp -pl wopi-host -am install -DskipTests
+echo "run.sh: building the WOPI host and the modules it needs (tests skipped; the first build"
+echo "run.sh: downloads Maven and the dependencies and takes a few minutes, later ones less)"
+# Maven's own progress, one line per module ("Building ... [n/m]"), plus errors and the
+# result; the full log is kept in target/run-build.log for when something fails
+mkdir -p target
+./mvnw -B -ntp -pl wopi-host -am package -DskipTests 2>&1 | tee target/run-build.log \
+  | grep --line-buffered -E '^\[INFO\] Building .*\[[0-9]+/[0-9]+\]|^\[ERROR\]|BUILD (SUCCESS|FAILURE)|Total time'
 exec java -Dwopi-host.demo-tokens=true -jar wopi-host/target/wopi-host.jar "$@"

@@ -173,8 +173,14 @@ public interface DistributedLock extends AutoCloseable {
   /**
    * Closes the lock: acquisitions in flight end with {@link IllegalStateException} and their
    * backend calls are cancelled (then released once); later calls throw {@link
-   * IllegalStateException}; handles already granted keep working. Idempotent; never blocks on the
-   * backend; never throws.
+   * IllegalStateException}; handles already granted keep working. Idempotent; never throws.
+   *
+   * <p><b>Who closes what.</b> The lock does not close the backend it was given: whoever built the
+   * backend closes it (after the lock), because one backend may serve several locks, a WOPI lock
+   * provider or a health check. So this method never blocks on the backend, unless the lock was
+   * built with {@link Builder#closeBackendOnClose()}: then it closes the backend (when that is
+   * {@link AutoCloseable}) right after the lock, once, and may wait for the backend's own shutdown
+   * (connections, threads); a failure to close it is logged, not thrown.
    */
   @Override
   void close();
@@ -209,6 +215,7 @@ public interface DistributedLock extends AutoCloseable {
     private LockEventListener listener = LockEventListener.NO_OP;
     private String loggerName = DEFAULT_LOGGER;
     private Logger logger;
+    private boolean closeBackend;
 
     private Builder(LockingOptions options, LockBackend backend) {
       this.options = Objects.requireNonNull(options, "options");
@@ -244,6 +251,16 @@ public interface DistributedLock extends AutoCloseable {
     }
 
     /**
+     * Hands the backend to the lock: {@link DistributedLock#close()} then closes it too (when it is
+     * {@link AutoCloseable}), right after the lock. For a backend built only for this lock.
+     * Default: the lock leaves the backend open and its builder closes it.
+     */
+    public Builder closeBackendOnClose() {
+      this.closeBackend = true;
+      return this;
+    }
+
+    /**
      * Builds the lock.
      *
      * @throws IllegalArgumentException listing every problem {@link LockingOptions#validate()}
@@ -260,9 +277,13 @@ public interface DistributedLock extends AutoCloseable {
         Objects.requireNonNull(backend, "backend (required when locking is enabled)");
       }
       Logger log = logger != null ? logger : LoggerFactory.getLogger(loggerName);
-      return options.enabled()
-          ? new LeaseLock(options, backend, clock, listener, log)
-          : new DisabledLock(options, listener, log);
+      KernelLock lock =
+          options.enabled()
+              ? new LeaseLock(options, backend, clock, listener, log)
+              : new DisabledLock(options, listener, log);
+      return closeBackend && backend instanceof AutoCloseable owned
+          ? new BackendOwningLock(lock, owned, log)
+          : lock;
     }
   }
 }

@@ -45,6 +45,6 @@ public class ExclusiveScheduleAutoConfiguration {
       Environment environment, ObjectProvider<ExclusiveScheduleRegistry> registry) {
     return new ExclusiveSchedulePostProcessor(
         new ExclusiveScheduleInterceptor(
-            new ExclusiveScheduleResolver(environment), registry.getObject()));
+            new ExclusiveScheduleResolver(environment), registry::getObject));
   }
 }

@@ -4,6 +4,7 @@ import io.hostloom.springboot.scheduling.ExclusiveScheduleResolver.Resolved;
 import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.springframework.aop.support.AopUtils;
@@ -12,11 +13,13 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 /** Runs an {@link ExclusiveSchedule} method through its schedule's guard. */
 final class ExclusiveScheduleInterceptor implements MethodInterceptor {
   private final ExclusiveScheduleResolver resolver;
-  private final ExclusiveScheduleRegistry registry;
+  // looked up on first use: resolving it while post-processors are being registered would make
+  // the registry a bean "not eligible for getting processed by all BeanPostProcessors"
+  private final Supplier<ExclusiveScheduleRegistry> registry;
   private final Map<Method, Resolved> options = new ConcurrentHashMap<>();
 
   ExclusiveScheduleInterceptor(
-      ExclusiveScheduleResolver resolver, ExclusiveScheduleRegistry registry) {
+      ExclusiveScheduleResolver resolver, Supplier<ExclusiveScheduleRegistry> registry) {
     this.resolver = resolver;
     this.registry = registry;
   }
@@ -32,7 +35,7 @@ final class ExclusiveScheduleInterceptor implements MethodInterceptor {
           Resolved r =
               resolver.resolve(
                   m, AnnotatedElementUtils.findMergedAnnotation(m, ExclusiveSchedule.class));
-          registry.expect(r);
+          registry.get().expect(r);
           return r;
         });
   }
@@ -42,17 +45,19 @@ final class ExclusiveScheduleInterceptor implements MethodInterceptor {
     Class<?> target =
         invocation.getThis() == null ? null : AopUtils.getTargetClass(invocation.getThis());
     Method method = AopUtils.getMostSpecificMethod(invocation.getMethod(), target);
-    registry.run(
-        optionsOf(method),
-        claim -> {
-          try {
-            invocation.proceed();
-          } catch (Exception | Error e) {
-            throw e;
-          } catch (Throwable t) {
-            throw new IllegalStateException(t);
-          }
-        });
+    registry
+        .get()
+        .run(
+            optionsOf(method),
+            claim -> {
+              try {
+                invocation.proceed();
+              } catch (Exception | Error e) {
+                throw e;
+              } catch (Throwable t) {
+                throw new IllegalStateException(t);
+              }
+            });
     return null;
   }
 }

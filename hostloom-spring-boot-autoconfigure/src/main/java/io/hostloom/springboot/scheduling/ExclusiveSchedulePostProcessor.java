@@ -39,7 +39,7 @@ final class ExclusiveSchedulePostProcessor extends AbstractBeanFactoryAwareAdvis
           if (AnnotatedElementUtils.hasAnnotation(m, ExclusiveSchedule.class)) {
             try {
               interceptor.optionsOf(m);
-            } catch (IllegalStateException e) {
+            } catch (ExclusiveScheduleConfigurationException e) {
               throw new BeanCreationException(beanName, e.getMessage(), e);
             }
           }

@@ -35,7 +35,8 @@ final class ExclusiveScheduleResolver {
   record Resolved(String where, ScheduleOptions options, String leaderRole) {}
 
   /**
-   * @throws IllegalStateException naming the method when the annotation is misconfigured
+   * @throws ExclusiveScheduleConfigurationException naming the method when the annotation is
+   *     misconfigured
    */
   Resolved resolve(Method method, ExclusiveSchedule a) {
     String where = where(method);
@@ -73,9 +74,9 @@ final class ExclusiveScheduleResolver {
     return method.getDeclaringClass().getName() + "." + method.getName();
   }
 
-  static IllegalStateException misconfigured(String where, String problem, Throwable cause) {
-    return new IllegalStateException(
-        "@ExclusiveSchedule on " + where + " is misconfigured: " + problem, cause);
+  static ExclusiveScheduleConfigurationException misconfigured(
+      String where, String problem, Throwable cause) {
+    return new ExclusiveScheduleConfigurationException(where, problem, cause);
   }
 
   private LockingOptions lockingOptions() {

@@ -10,12 +10,19 @@ import io.hostloom.springboot.backend.memory.MemoryBackendAutoConfiguration;
 import io.hostloom.testkit.TestTiming;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.support.SpringFactoriesLoader;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
@@ -153,6 +160,60 @@ class ExclusiveScheduleAutoConfigurationTest {
                     .getFailure()
                     .hasStackTraceContaining("TooLongLease.run")
                     .hasStackTraceContaining("hostloom.locking.max-lease"));
+  }
+
+  @Test
+  void aMisconfiguredAnnotationGetsBootsStartUpReportNotAStackTrace() {
+    runner
+        .withBean(TooLongHold.class)
+        .run(
+            ctx -> {
+              FailureAnalysis analysis =
+                  SpringFactoriesLoader.forDefaultResourceLocation(getClass().getClassLoader())
+                      // Boot's own analyzers that need constructor arguments are left out
+                      .load(
+                          FailureAnalyzer.class,
+                          null,
+                          SpringFactoriesLoader.FailureHandler.handleMessage((m, e) -> {}))
+                      .stream()
+                      .map(a -> a.analyze(ctx.getStartupFailure()))
+                      .filter(Objects::nonNull)
+                      .findFirst()
+                      .orElseThrow();
+              assertThat(analysis.getDescription())
+                  .startsWith("@ExclusiveSchedule on ")
+                  .contains("TooLongHold.run is misconfigured")
+                  .contains("minimumHold");
+              assertThat(analysis.getAction())
+                  .contains("Fix the @ExclusiveSchedule attributes of")
+                  .contains("TooLongHold.run");
+            });
+  }
+
+  /** Records every bean that post-processors registered after the starter's still process. */
+  static class LatePostProcessor implements BeanPostProcessor {
+    static final Set<String> seen = ConcurrentHashMap.newKeySet();
+
+    @Override
+    public Object postProcessBeforeInitialization(Object bean, String beanName) {
+      seen.add(beanName);
+      return bean;
+    }
+  }
+
+  @Test
+  void theRegistryIsNotCreatedWhilePostProcessorsAreRegistered() {
+    // creating it that early made Spring log "Bean 'hostloomExclusiveScheduleRegistry' ... is not
+    // eligible for getting processed by all BeanPostProcessors" on every start
+    LatePostProcessor.seen.clear();
+    runner
+        .withBean(LatePostProcessor.class)
+        .withBean(Jobs.class)
+        .run(
+            ctx -> {
+              assertThat(ctx).hasNotFailed();
+              assertThat(LatePostProcessor.seen).contains("hostloomExclusiveScheduleRegistry");
+            });
   }
 
   @Test
