@@ -61,8 +61,7 @@ class LockingPropertiesTest {
         .run(
             ctx -> {
               assertThat(ctx).hasNotFailed();
-              LockingOptions o =
-                  (ctx.getBean(DistributedLock.class)).options().orElseThrow();
+              LockingOptions o = (ctx.getBean(DistributedLock.class)).options().orElseThrow();
               assertThat(o.namespace()).isEqualTo("every-option");
               assertThat(o.enabled()).isTrue();
               assertThat(o.defaultLease()).isEqualTo(Duration.ofSeconds(11));
@@ -87,10 +86,7 @@ class LockingPropertiesTest {
         .withPropertyValues("hostloom.locking.namespace=off", "hostloom.locking.enabled=false")
         .run(
             ctx ->
-                assertThat(
-                        (ctx.getBean(DistributedLock.class)).options()
-                            .orElseThrow()
-                            .enabled())
+                assertThat((ctx.getBean(DistributedLock.class)).options().orElseThrow().enabled())
                     .isFalse());
   }
 
