@@ -5,8 +5,9 @@ import java.time.Duration;
 
 /**
  * Told how each automatic extension of one handle ended ({@link LockOptions#onAutoExtension}): what
- * a leader or a schedule claim needs to report renewals. A refusal or a late reply is also a loss
- * and completes {@link LockHandle#lost()} first; a failure keeps the lease end and is retried.
+ * a leader or a schedule claim needs to report renewals. It is told before the loss a refusal or a
+ * late reply causes ({@link LockHandle#lost()} completes right after); a failure keeps the lease
+ * end and is retried.
  *
  * <p>Runs on the thread that completed the extension (a timer or backend I/O thread); must be quick
  * and must not block. What it throws is logged (3107) and ignored.

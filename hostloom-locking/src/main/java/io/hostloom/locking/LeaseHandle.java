@@ -420,6 +420,7 @@ final class LeaseHandle implements LockHandle, Runnable {
     }
     ExtendResult result;
     boolean extended = false;
+    LossReason loss = null;
     if (error != null || ok == null) {
       result = ExtendResult.FAILED;
       rt.log()
@@ -430,10 +431,10 @@ final class LeaseHandle implements LockHandle, Runnable {
               error);
     } else if (!ok) {
       result = ExtendResult.REFUSED;
-      lose(LossReason.EXTEND_REFUSED);
+      loss = LossReason.EXTEND_REFUSED;
     } else if (now - op.requestNanos >= op.leaseNanos) {
       result = ExtendResult.TOO_LATE;
-      lose(LossReason.EXTEND_TOO_LATE);
+      loss = LossReason.EXTEND_TOO_LATE;
     } else {
       synchronized (this) {
         extended = state == State.HELD;
@@ -451,9 +452,8 @@ final class LeaseHandle implements LockHandle, Runnable {
       }
       result = extended ? ExtendResult.EXTENDED : ExtendResult.TOO_LATE;
     }
-    rt.events().extended(key, result, op.automatic);
     if (op.automatic && hold.listener() != null) {
-      try {
+      try { // before the loss it causes, so a listener reports the renewal before the loss
         hold.listener().extended(this, result, Duration.ofNanos(now - op.requestNanos));
       } catch (RuntimeException e) {
         rt.log()
@@ -463,6 +463,10 @@ final class LeaseHandle implements LockHandle, Runnable {
                 e);
       }
     }
+    if (loss != null) {
+      lose(loss);
+    }
+    rt.events().extended(key, result, op.automatic);
     op.result.complete(extended);
   }
 
