@@ -223,6 +223,27 @@ class LeaderElectorTest {
   }
 
   @Test
+  void aLossReportedForAnEndedTermLeavesTheNextTermAlone() {
+    try (ElectionFixture f = new ElectionFixture()) {
+      Instance a = noJitter(f);
+      a.elector().start();
+      f.clock.runDueTasks();
+      LeaseRecord first = f.record().orElseThrow();
+      f.memory.release(ElectionFixture.BACKEND_KEY, first.owner()).join();
+      a.backend().holdReplies(Operation.RELEASE);
+      assertThat(a.elector().resign()).isTrue(); // its release will be refused: a late loss
+      f.advance(Duration.ofSeconds(2)); // one retry interval: a new term
+      long second = a.elector().leadership().orElseThrow().term();
+      assertThat(second).isGreaterThan(first.fencingToken());
+      a.backend().deliverReplies(); // the first term's handle now reports release_refused
+      assertThat(a.elector().isLeader()).isTrue();
+      assertThat(a.elector().leadership().orElseThrow().term()).isEqualTo(second);
+      assertThat(a.types())
+          .containsExactly(ChangeType.ACQUIRED, ChangeType.RESIGNED, ChangeType.ACQUIRED);
+    }
+  }
+
+  @Test
   void stopRightAfterALossWaitsForThatLossesRelease() {
     try (ElectionFixture f = new ElectionFixture()) {
       Instance a = noJitter(f);

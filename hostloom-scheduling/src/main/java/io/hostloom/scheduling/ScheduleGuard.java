@@ -53,8 +53,8 @@ import org.slf4j.LoggerFactory;
  * <p><b>Log events</b> (logger {@value #LOGGER}; message starts with {@code Name [id]}): 3400
  * ScheduleRunSkipped (debug), 3401 ScheduleRunFailed (warn), 3402 ScheduleGuardFailed (error), 3403
  * ScheduleRunTimedOut (warn), 3404 ScheduleClaimLost (warn), 3405 ScheduleRunCancelled (info), 3406
- * ScheduleListenerFailed (warn), 3408 ScheduleRunLate (info,
- * {@link ExclusiveScheduler}), 3409 ScheduleTriggerFailed (error, {@link ExclusiveScheduler}).
+ * ScheduleListenerFailed (warn), 3408 ScheduleRunLate (info, {@link ExclusiveScheduler}), 3409
+ * ScheduleTriggerFailed (error, {@link ExclusiveScheduler}).
  */
 public final class ScheduleGuard {
   /** The default logger name. */
