@@ -26,6 +26,14 @@ class LeaderElectorTest {
         b -> b.jitterSource(() -> 0.0));
   }
 
+  /** One instance, started and leading. */
+  private static Instance leading(ElectionFixture f) {
+    Instance a = noJitter(f);
+    a.elector().start();
+    f.clock.runDueTasks();
+    return a;
+  }
+
   private static List<Instance> startThree(ElectionFixture f) {
     List<Instance> all = List.of(noJitter(f), noJitter(f), noJitter(f));
     all.forEach(i -> i.elector().start());
@@ -167,9 +175,7 @@ class LeaderElectorTest {
   @Test
   void aTimedOutRenewalIsRetriedBeforeTheLeaseEndsSoTheTermSurvives() {
     try (ElectionFixture f = new ElectionFixture()) {
-      Instance a = noJitter(f);
-      a.elector().start();
-      f.clock.runDueTasks();
+      Instance a = leading(f);
       Leadership term = a.elector().leadership().orElseThrow();
       // the renewal at 5 s is applied but its answer is a timeout that arrives at 10 s
       a.backend()
@@ -208,9 +214,7 @@ class LeaderElectorTest {
   @Test
   void afterAPausePastTheLeaseTheInstanceNoLongerLeadsBeforeAnyTimerRuns() {
     try (ElectionFixture f = new ElectionFixture()) {
-      Instance a = noJitter(f);
-      a.elector().start();
-      f.clock.runDueTasks();
+      Instance a = leading(f);
       Leadership term = a.elector().leadership().orElseThrow();
       f.timers.stall(); // the timer thread is stuck: no renewal, no expiry timer
       f.advance(Duration.ofSeconds(16));
@@ -225,9 +229,7 @@ class LeaderElectorTest {
   @Test
   void aLossReportedForAnEndedTermLeavesTheNextTermAlone() {
     try (ElectionFixture f = new ElectionFixture()) {
-      Instance a = noJitter(f);
-      a.elector().start();
-      f.clock.runDueTasks();
+      Instance a = leading(f);
       LeaseRecord first = f.record().orElseThrow();
       f.memory.release(ElectionFixture.BACKEND_KEY, first.owner()).join();
       a.backend().holdReplies(Operation.RELEASE);
@@ -246,9 +248,7 @@ class LeaderElectorTest {
   @Test
   void stopRightAfterALossWaitsForThatLossesRelease() {
     try (ElectionFixture f = new ElectionFixture()) {
-      Instance a = noJitter(f);
-      a.elector().start();
-      f.clock.runDueTasks();
+      Instance a = leading(f);
       LeaseRecord r = f.record().orElseThrow();
       f.memory.release(ElectionFixture.BACKEND_KEY, r.owner()).join();
       a.backend().holdReplies(Operation.RELEASE);
