@@ -1,10 +1,11 @@
 package io.hostloom.leadership;
 
+import io.hostloom.locking.AutoExtensionListener;
 import io.hostloom.locking.DistributedLock;
+import io.hostloom.locking.LockEventListener.ExtendResult;
 import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockOptions;
 import io.hostloom.locking.LockingOptions;
-import io.hostloom.locking.LockingProbe;
 import io.hostloom.locking.LossReason;
 import io.hostloom.locking.time.LockClock;
 import java.time.Duration;
@@ -29,14 +30,17 @@ import org.slf4j.LoggerFactory;
  * attempt at once and then every {@linkplain LeadershipOptions#retryInterval() retry interval} plus
  * a random part of the {@linkplain LeadershipOptions#jitter() jitter}. A refusal is normal. A
  * backend failure makes nobody leader through this elector; it is logged once per outage (3204) and
- * its end once (3205). A leader renews its lease on its own timer every {@linkplain
- * LeadershipOptions#renewInterval() renew interval} with {@link LockHandle#extend}, so the lock's
- * {@code maxHold} (which stops only automatic extension) does not end a leadership. A renewal that
- * is refused, renewals that fail until the lease has run out on the local clock, or any other loss
- * the lock reports on the handle end the term: the {@linkplain #leadershipSignal() signal} fires,
- * listeners see {@link ChangeType#LOST}, the lease is released (owner-checked, harmless when
- * already gone) and the elector waits one retry interval before it tries again, so a flapping
- * backend causes no hot loop. A failed renewal alone is not a loss: the lease keeps its end.
+ * its end once (3205). A leader's lease is kept alive by the lock itself ({@link
+ * LockOptions#renewUntilClosed() automatic extension without max hold}, every {@linkplain
+ * LeadershipOptions#renewInterval() renew interval}); a failed renewal is retried by the lock after
+ * half the time left (at least a twentieth of the lease), so one slow or failed call does not end
+ * the term. The term ends with any loss the lock reports on the handle ({@link LockHandle#lost()}:
+ * a refused or late renewal, or the lease running out on the local clock): the {@linkplain
+ * #leadershipSignal() signal} fires, listeners see {@link ChangeType#LOST}, the lease is released
+ * (owner-checked, harmless when already gone) and the elector waits one retry interval before it
+ * tries again, so a flapping backend causes no hot loop. {@link #isLeader()} and {@link
+ * Leadership#isCurrent()} compare against the local lease end when asked, so an instance that was
+ * paused past its lease does not answer "leader" before any timer has run.
  *
  * <p><b>Stop and resign.</b> {@link #stop()} ends the term ({@link ChangeType#STOPPED}), releases
  * the lease and waits for the backend's answer, so another instance can lead at once; a stopped
@@ -64,6 +68,7 @@ public final class LeaderElector implements LeaderElection, AutoCloseable {
   private final DoubleSupplier jitterFraction;
   private final Logger log;
   private final LockOptions acquireOptions;
+  private final AutoExtensionListener renewals = this::renewed;
   private final OrderedListeners listeners;
 
   // guarded by this
@@ -74,6 +79,7 @@ public final class LeaderElector implements LeaderElection, AutoCloseable {
   private Leadership current;
   private boolean backendDown;
   private boolean renewFailing;
+  private CompletableFuture<Void> releasing = CompletableFuture.completedFuture(null);
   private final List<CompletableFuture<Leadership>> waiters = new ArrayList<>();
 
   private LeaderElector(Builder b) {
@@ -88,7 +94,9 @@ public final class LeaderElector implements LeaderElection, AutoCloseable {
         LockOptions.builder()
             .lease(options.lease())
             .maxWait(Duration.ZERO)
-            .autoExtend(false)
+            .renewUntilClosed(true)
+            .extendEvery(options.renewInterval())
+            .onAutoExtension(renewals)
             .build();
     this.listeners = new OrderedListeners(role, log, b.listener);
     try {
@@ -126,9 +134,14 @@ public final class LeaderElector implements LeaderElection, AutoCloseable {
     return status;
   }
 
+  /** Also {@code false} once the lease ran out on the local clock, before any timer noticed. */
   @Override
-  public synchronized boolean isLeader() {
-    return status == LeaderStatus.LEADER;
+  public boolean isLeader() {
+    LockHandle h;
+    synchronized (this) {
+      h = status == LeaderStatus.LEADER ? handle : null;
+    }
+    return h != null && h.isHeld(); // outside the monitor: a local expiry ends the term from here
   }
 
   @Override
@@ -195,7 +208,7 @@ public final class LeaderElector implements LeaderElection, AutoCloseable {
 
   @Override
   public boolean resign() {
-    return endTerm(ChangeType.RESIGNED, "") != null;
+    return endTerm(null, ChangeType.RESIGNED, "") != null;
   }
 
   /**
@@ -209,14 +222,19 @@ public final class LeaderElector implements LeaderElection, AutoCloseable {
     stopAsync().join();
   }
 
-  /** {@link #stop()} without blocking: completes when the release was answered; never fails. */
+  /**
+   * {@link #stop()} without blocking: completes when the release was answered, also the release of
+   * a term that ended just before (a loss or a resignation racing the stop); never fails.
+   */
   public CompletableFuture<Void> stopAsync() {
     List<CompletableFuture<Leadership>> failed;
     LockHandle h;
     Leadership ended;
+    CompletableFuture<Void> earlier;
     synchronized (this) {
+      earlier = releasing;
       if (status == LeaderStatus.STOPPED) {
-        return CompletableFuture.completedFuture(null);
+        return earlier;
       }
       status = LeaderStatus.STOPPED;
       generation++;
@@ -238,7 +256,12 @@ public final class LeaderElector implements LeaderElection, AutoCloseable {
       ended.end(change(ChangeType.STOPPED, ended.term(), ""));
     }
     listeners.drain();
-    return h == null ? CompletableFuture.completedFuture(null) : h.closeAsync();
+    CompletableFuture<Void> last =
+        h == null ? earlier : earlier.thenCombine(h.closeAsync(), (a, b) -> a);
+    synchronized (this) {
+      releasing = last;
+    }
+    return last;
   }
 
   /** {@link #stop()}. */
@@ -299,7 +322,6 @@ public final class LeaderElector implements LeaderElection, AutoCloseable {
     List<CompletableFuture<Leadership>> woken = List.of();
     boolean recovered = false;
     boolean outage = false;
-    long tenure = 0;
     synchronized (this) {
       if (gen != generation || status != LeaderStatus.FOLLOWER) {
         if (h != null) {
@@ -321,12 +343,11 @@ public final class LeaderElector implements LeaderElection, AutoCloseable {
           status = LeaderStatus.LEADER;
           handle = h;
           renewFailing = false;
-          started = new Leadership(role, h.fencingToken(), clock.instant());
+          started = new Leadership(role, h.fencingToken(), clock.instant(), h::isHeld);
           current = started;
           woken = new ArrayList<>(waiters);
           waiters.clear();
-          tenure = generation;
-          schedule(options.renewInterval(), this::renew);
+          cancelTimer(); // the lock keeps the lease alive from here
           listeners.postChange(change(ChangeType.ACQUIRED, started.term(), ""));
         }
       }
@@ -345,8 +366,7 @@ public final class LeaderElector implements LeaderElection, AutoCloseable {
       log.info("LeaderBackendRecovered [3205]: role '{}': the lock backend answers again", role);
     }
     if (started != null) {
-      long term = tenure;
-      h.lost().thenAccept(reason -> handleLost(term, reason)); // outside the monitor: may run now
+      h.lost().thenAccept(reason -> handleLost(h, reason)); // outside the monitor: may run now
       log.info(
           "LeaderAcquired [3200]: this instance leads role '{}', term {}", role, started.term());
       for (CompletableFuture<Leadership> w : woken) {
@@ -356,53 +376,32 @@ public final class LeaderElector implements LeaderElection, AutoCloseable {
     listeners.drain();
   }
 
-  private void renew(long gen) {
-    LockHandle h;
-    synchronized (this) {
-      if (gen != generation || status != LeaderStatus.LEADER) {
-        return;
-      }
-      h = handle;
-    }
-    long t0 = clock.nanoTime();
-    CompletableFuture<Boolean> f;
-    try {
-      f = h.extendAsync(options.lease());
-    } catch (RuntimeException e) {
-      f = CompletableFuture.failedFuture(e);
-    }
-    f.whenComplete((ok, e) -> renewed(gen, h, t0, Boolean.TRUE.equals(ok) && e == null));
-  }
-
-  private void renewed(long gen, LockHandle h, long t0, boolean extended) {
-    Duration took = Duration.ofNanos(clock.nanoTime() - t0);
+  /** The lock's report of one automatic extension of {@code h}. */
+  private void renewed(LockHandle h, ExtendResult result, Duration took) {
     RenewalOutcome outcome =
-        extended
-            ? RenewalOutcome.EXTENDED
-            : h.isHeld() ? RenewalOutcome.FAILED : RenewalOutcome.REFUSED;
+        switch (result) {
+          case EXTENDED -> RenewalOutcome.EXTENDED;
+          case FAILED -> RenewalOutcome.FAILED;
+          case REFUSED, TOO_LATE -> RenewalOutcome.REFUSED;
+        };
     boolean firstFailure = false;
+    boolean current;
     synchronized (this) {
-      listeners.postRenewal(outcome, took);
-      if (gen != generation || status != LeaderStatus.LEADER) {
-        outcome = null; // the term already ended; report the renewal only
-      } else if (outcome == RenewalOutcome.EXTENDED) {
+      listeners.postRenewal(
+          new LeadershipRenewal(role, h.fencingToken(), outcome, took, h.leaseEnd()));
+      current = h == handle && status == LeaderStatus.LEADER;
+      if (current && outcome == RenewalOutcome.EXTENDED) {
         renewFailing = false;
-        schedule(options.renewInterval(), this::renew);
-      } else if (outcome == RenewalOutcome.FAILED) {
+      } else if (current && outcome == RenewalOutcome.FAILED) {
         firstFailure = !renewFailing;
         renewFailing = true;
-        schedule(options.renewInterval(), this::renew); // the local lease end decides the loss
       }
     }
-    if (outcome == RenewalOutcome.REFUSED) {
-      endTerm(ChangeType.LOST, LossReason.EXTEND_REFUSED.tagValue());
-      return;
-    }
-    if (outcome == RenewalOutcome.FAILED) {
+    if (current && outcome == RenewalOutcome.FAILED) {
       if (firstFailure) {
         log.warn(
             "LeaderRenewFailed [3206]: role '{}' term {}: renewal failed; leading until the lease"
-                + " ends at {} unless a renewal succeeds",
+                + " ends at {} unless a retry succeeds",
             role,
             h.fencingToken(),
             h.leaseEnd());
@@ -413,22 +412,22 @@ public final class LeaderElector implements LeaderElection, AutoCloseable {
     listeners.drain();
   }
 
-  private void handleLost(long tenure, LossReason reason) {
-    synchronized (this) {
-      if (tenure != generation || status != LeaderStatus.LEADER) {
-        return;
-      }
-    }
-    endTerm(ChangeType.LOST, reason.tagValue());
+  private void handleLost(LockHandle lostHandle, LossReason reason) {
+    endTerm(lostHandle, ChangeType.LOST, reason.tagValue());
   }
 
-  /** Ends the current term (LOST or RESIGNED), releases and schedules the next attempt. */
-  private Leadership endTerm(ChangeType type, String detail) {
+  /**
+   * Ends the current term (LOST or RESIGNED), releases and schedules the next attempt. {@code
+   * expected}: the handle of the term a loss was decided for; a later term is left alone (checked
+   * under the monitor, where the term changes). {@code null}: whatever term is current.
+   */
+  private Leadership endTerm(LockHandle expected, ChangeType type, String detail) {
     Leadership ended;
     LockHandle h;
     LeadershipChange c;
+    CompletableFuture<Void> released = new CompletableFuture<>();
     synchronized (this) {
-      if (status != LeaderStatus.LEADER) {
+      if (status != LeaderStatus.LEADER || (expected != null && expected != handle)) {
         return null;
       }
       ended = current;
@@ -440,6 +439,8 @@ public final class LeaderElector implements LeaderElection, AutoCloseable {
       c = change(type, ended.term(), detail);
       listeners.postChange(c);
       schedule(nextAttemptDelay(), this::attempt);
+      CompletableFuture<Void> before = releasing;
+      releasing = before.thenCombine(released, (a, b) -> a);
     }
     if (type == ChangeType.LOST) {
       log.warn("LeaderLost [3201]: role '{}' term {} lost ({})", role, ended.term(), detail);
@@ -447,7 +448,7 @@ public final class LeaderElector implements LeaderElection, AutoCloseable {
       log.info("LeaderResigned [3202]: role '{}' term {} resigned", role, ended.term());
     }
     ended.end(c); // the signal first, so work stops before the lease is released
-    h.closeAsync();
+    var unused = h.closeAsync().whenComplete((v, e) -> released.complete(null));
     listeners.drain();
     return ended;
   }
@@ -515,12 +516,12 @@ public final class LeaderElector implements LeaderElection, AutoCloseable {
 
     /**
      * @throws IllegalArgumentException when the lock is one of the kernel's ({@link
-     *     LockingProbe#options}) and its {@code maxLease} is shorter than the lease (the lock would
-     *     cap every grant and renewal, so the renew cadence would no longer fit the lease actually
-     *     granted)
+     *     DistributedLock#options}) and its {@code maxLease} is shorter than the lease (the lock
+     *     would cap every grant and renewal, so the renew cadence would no longer fit the lease
+     *     actually granted)
      */
     public LeaderElector build() {
-      LockingOptions lockOptions = LockingProbe.options(lock).orElse(null);
+      LockingOptions lockOptions = lock.options().orElse(null);
       if (lockOptions != null
           && lockOptions.enabled()
           && options.lease().compareTo(lockOptions.maxLease()) > 0) {

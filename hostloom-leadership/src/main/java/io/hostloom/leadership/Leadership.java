@@ -3,6 +3,7 @@ package io.hostloom.leadership;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 
 /**
  * One term of leadership of one elector: from the grant that made it leader to the change that
@@ -18,13 +19,23 @@ public final class Leadership {
   private final String role;
   private final long term;
   private final Instant since;
+  private final BooleanSupplier leaseHeld;
   private final CompletableFuture<LeadershipChange> end = new CompletableFuture<>();
 
-  /** For electors and test doubles; applications receive terms from an election. */
+  /** For test doubles: a term that lasts until {@link #end}. */
   public Leadership(String role, long term, Instant since) {
+    this(role, term, since, () -> true);
+  }
+
+  /**
+   * For electors: a term that also stops being current once {@code leaseHeld} answers {@code false}
+   * (the lease ran out on the local clock), whether or not the elector has noticed yet.
+   */
+  public Leadership(String role, long term, Instant since, BooleanSupplier leaseHeld) {
     this.role = Objects.requireNonNull(role, "role");
     this.term = term;
     this.since = Objects.requireNonNull(since, "since");
+    this.leaseHeld = Objects.requireNonNull(leaseHeld, "leaseHeld");
   }
 
   public String role() {
@@ -41,9 +52,12 @@ public final class Leadership {
     return since;
   }
 
-  /** {@code true} until the term ended (lost, resigned or stopped). */
+  /**
+   * {@code true} until the term ended (lost, resigned or stopped) or its lease ran out on the local
+   * clock, even when no timer has run since (after a pause). Never blocks.
+   */
   public boolean isCurrent() {
-    return !end.isDone();
+    return !end.isDone() && leaseHeld.getAsBoolean();
   }
 
   /**

@@ -1,7 +1,5 @@
 package io.hostloom.leadership;
 
-import java.time.Duration;
-
 /**
  * What an elector reports: every leadership change, and for metrics every renewal. Both methods
  * have a no-op default.
@@ -13,7 +11,7 @@ import java.time.Duration;
  *
  * <p><b>Threading.</b> Callbacks run on the thread that made the change happen (the clock's timer
  * thread, a backend I/O thread, or the caller of {@code resign}/{@code stop}); they must be quick
- * and must not block: a blocking listener delays the elector's renewals.
+ * and must not block: a blocking listener delays the lock's timers.
  *
  * <p><b>Failures.</b> A callback that throws is logged (3207) and ignored; it never stops a
  * renewal, a release or the delivery to other listeners.
@@ -26,10 +24,10 @@ public interface LeadershipListener {
   default void onChange(LeadershipChange change) {}
 
   /**
-   * A renewal ended; {@code took} is the round trip on the elector's clock. Called before the
-   * change it may cause ({@link RenewalOutcome#REFUSED} is followed by {@code LOST}).
+   * A renewal ended. Called before the change it may cause ({@link RenewalOutcome#REFUSED} is
+   * followed by {@code LOST}).
    */
-  default void onRenewal(String role, RenewalOutcome outcome, Duration took) {}
+  default void onRenewal(LeadershipRenewal renewal) {}
 
   /** The elector was built; lets a metrics listener register per-role meters. */
   default void onRegistered(LeaderElection election) {}

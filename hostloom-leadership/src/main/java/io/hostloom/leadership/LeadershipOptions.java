@@ -57,8 +57,10 @@ public final class LeadershipOptions {
   }
 
   /**
-   * How often a leader renews (default {@link #DEFAULT_RENEW_INTERVAL}); at most half the lease, so
-   * one failed renewal still leaves time for another.
+   * How long after each answered renewal the lock sends the next one for a leader (default {@link
+   * #DEFAULT_RENEW_INTERVAL}); at most half the lease. A failed renewal is not retried a renew
+   * interval later but by the lock's own rule, after half the time left (at least a twentieth of
+   * the lease, at most the time left), so a failure that leaves lease time leaves time for retries.
    */
   public Duration renewInterval() {
     return renewInterval;

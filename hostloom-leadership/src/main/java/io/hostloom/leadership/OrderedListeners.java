@@ -1,6 +1,5 @@
 package io.hostloom.leadership;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -45,8 +44,8 @@ final class OrderedListeners {
         });
   }
 
-  void postRenewal(RenewalOutcome outcome, Duration took) {
-    queue.add(() -> safely("onRenewal", () -> metrics.onRenewal(role, outcome, took)));
+  void postRenewal(LeadershipRenewal renewal) {
+    queue.add(() -> safely("onRenewal", () -> metrics.onRenewal(renewal)));
   }
 
   /** Runs what is queued unless another thread is already doing so (it then runs ours too). */

@@ -6,11 +6,14 @@ import java.util.Locale;
 public enum RenewalOutcome {
   /** The backend extended the lease. */
   EXTENDED,
-  /** The backend refused (another owner, or the lease had expired there): leadership is lost. */
+  /**
+   * The backend refused (another owner, or the lease had expired there), or its answer came after
+   * the lease it asked for was spent: leadership is lost.
+   */
   REFUSED,
   /**
    * The call failed (timeout, connection error): the lease keeps its previous end, the leader stays
-   * leader until that end unless a later renewal succeeds.
+   * leader until that end unless a retry succeeds (the lock retries after half the time left).
    */
   FAILED;
 

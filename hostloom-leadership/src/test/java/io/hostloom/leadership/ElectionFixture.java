@@ -24,6 +24,10 @@ final class ElectionFixture implements AutoCloseable {
   static final String BACKEND_KEY = NAMESPACE + ":lock:leader:" + ROLE;
 
   final ManualLockClock clock = new ManualLockClock();
+
+  /** The clock of every lock and elector (the backend keeps its own time on {@link #clock}). */
+  final StallableClock timers = new StallableClock(clock);
+
   final InMemoryLockBackend memory = new InMemoryLockBackend(clock);
   final FaultInjectingLockBackend shared = new FaultInjectingLockBackend(memory);
   final List<Instance> instances = new ArrayList<>();
@@ -50,7 +54,7 @@ final class ElectionFixture implements AutoCloseable {
       LeadershipOptions options,
       UnaryOperator<LeaderElector.Builder> customize) {
     FaultInjectingLockBackend own = new FaultInjectingLockBackend(shared);
-    DistributedLock lock = DistributedLock.builder(lockOptions, own).clock(clock).build();
+    DistributedLock lock = DistributedLock.builder(lockOptions, own).clock(timers).build();
     RecordingLogger log = new RecordingLogger();
     List<LeadershipChange> changes = new CopyOnWriteArrayList<>();
     List<RenewalOutcome> renewals = new CopyOnWriteArrayList<>();
@@ -59,7 +63,7 @@ final class ElectionFixture implements AutoCloseable {
             .apply(
                 LeaderElector.builder(lock, ROLE)
                     .options(options)
-                    .clock(clock)
+                    .clock(timers)
                     .logger(log)
                     .listener(
                         new LeadershipListener() {
@@ -69,8 +73,8 @@ final class ElectionFixture implements AutoCloseable {
                           }
 
                           @Override
-                          public void onRenewal(String role, RenewalOutcome o, Duration took) {
-                            renewals.add(o);
+                          public void onRenewal(LeadershipRenewal r) {
+                            renewals.add(r.outcome());
                           }
                         }))
             .build();

@@ -26,6 +26,14 @@ class LeaderElectorTest {
         b -> b.jitterSource(() -> 0.0));
   }
 
+  /** One instance, started and leading. */
+  private static Instance leading(ElectionFixture f) {
+    Instance a = noJitter(f);
+    a.elector().start();
+    f.clock.runDueTasks();
+    return a;
+  }
+
   private static List<Instance> startThree(ElectionFixture f) {
     List<Instance> all = List.of(noJitter(f), noJitter(f), noJitter(f));
     all.forEach(i -> i.elector().start());
@@ -165,6 +173,95 @@ class LeaderElectorTest {
   }
 
   @Test
+  void aTimedOutRenewalIsRetriedBeforeTheLeaseEndsSoTheTermSurvives() {
+    try (ElectionFixture f = new ElectionFixture()) {
+      Instance a = leading(f);
+      Leadership term = a.elector().leadership().orElseThrow();
+      // the renewal at 5 s is applied but its answer is a timeout that arrives at 10 s
+      a.backend()
+          .holdReplies(Operation.EXTEND)
+          .applyThenFail(1, LockFailureKind.TIMEOUT, Operation.EXTEND);
+      f.advance(Duration.ofSeconds(10));
+      a.backend().deliverReplies();
+      assertThat(a.renewals()).containsExactly(RenewalOutcome.FAILED);
+      f.advance(Duration.ofSeconds(10)); // the retry at 12.5 s, not 15 s (the lease end)
+      assertThat(a.renewals()).startsWith(RenewalOutcome.FAILED, RenewalOutcome.EXTENDED);
+      assertThat(a.elector().isLeader()).isTrue();
+      assertThat(term.isCurrent()).isTrue();
+      assertThat(a.types()).containsExactly(ChangeType.ACQUIRED);
+    }
+  }
+
+  @Test
+  void atRenewIntervalHalfTheLeaseOneFailedRenewalDoesNotEndTheTerm() {
+    try (ElectionFixture f = new ElectionFixture()) {
+      LeadershipOptions half =
+          LeadershipOptions.builder()
+              .lease(Duration.ofSeconds(10))
+              .renewInterval(Duration.ofSeconds(5))
+              .build();
+      Instance a = f.add(LockingOptions.of(ElectionFixture.NAMESPACE), half, b -> b);
+      a.elector().start();
+      f.clock.runDueTasks();
+      f.shared.failNext(1, LockFailureKind.UNAVAILABLE, Operation.EXTEND);
+      f.advance(Duration.ofSeconds(30));
+      assertThat(a.renewals()).first().isEqualTo(RenewalOutcome.FAILED);
+      assertThat(a.types()).containsExactly(ChangeType.ACQUIRED);
+      assertThat(a.elector().isLeader()).isTrue();
+    }
+  }
+
+  @Test
+  void afterAPausePastTheLeaseTheInstanceNoLongerLeadsBeforeAnyTimerRuns() {
+    try (ElectionFixture f = new ElectionFixture()) {
+      Instance a = leading(f);
+      Leadership term = a.elector().leadership().orElseThrow();
+      f.timers.stall(); // the timer thread is stuck: no renewal, no expiry timer
+      f.advance(Duration.ofSeconds(16));
+      assertThat(term.isCurrent()).isFalse();
+      assertThat(a.elector().isLeader()).isFalse();
+      assertThat(a.types()).containsExactly(ChangeType.ACQUIRED, ChangeType.LOST);
+      f.timers.resume();
+      assertThat(a.types()).containsExactly(ChangeType.ACQUIRED, ChangeType.LOST);
+    }
+  }
+
+  @Test
+  void aLossReportedForAnEndedTermLeavesTheNextTermAlone() {
+    try (ElectionFixture f = new ElectionFixture()) {
+      Instance a = leading(f);
+      LeaseRecord first = f.record().orElseThrow();
+      f.memory.release(ElectionFixture.BACKEND_KEY, first.owner()).join();
+      a.backend().holdReplies(Operation.RELEASE);
+      assertThat(a.elector().resign()).isTrue(); // its release will be refused: a late loss
+      f.advance(Duration.ofSeconds(2)); // one retry interval: a new term
+      long second = a.elector().leadership().orElseThrow().term();
+      assertThat(second).isGreaterThan(first.fencingToken());
+      a.backend().deliverReplies(); // the first term's handle now reports release_refused
+      assertThat(a.elector().isLeader()).isTrue();
+      assertThat(a.elector().leadership().orElseThrow().term()).isEqualTo(second);
+      assertThat(a.types())
+          .containsExactly(ChangeType.ACQUIRED, ChangeType.RESIGNED, ChangeType.ACQUIRED);
+    }
+  }
+
+  @Test
+  void stopRightAfterALossWaitsForThatLossesRelease() {
+    try (ElectionFixture f = new ElectionFixture()) {
+      Instance a = leading(f);
+      LeaseRecord r = f.record().orElseThrow();
+      f.memory.release(ElectionFixture.BACKEND_KEY, r.owner()).join();
+      a.backend().holdReplies(Operation.RELEASE);
+      f.advance(Duration.ofSeconds(5)); // the renewal is refused: LOST, its release unanswered
+      assertThat(a.types()).containsExactly(ChangeType.ACQUIRED, ChangeType.LOST);
+      CompletableFuture<Void> stopped = a.elector().stopAsync();
+      assertThat(stopped).isNotDone();
+      a.backend().deliverReplies();
+      assertThat(stopped).isDone();
+    }
+  }
+
+  @Test
   void anOutageEndsLeadershipAtTheLeaseEndNobodyLeadsUntilItEndsAndItIsLoggedOnce() {
     try (ElectionFixture f = new ElectionFixture()) {
       startThree(f);
@@ -172,9 +269,9 @@ class LeaderElectorTest {
       long oldTerm = old.elector().leadership().orElseThrow().term();
       f.advance(SECOND);
       f.shared.failAll(LockFailureKind.UNAVAILABLE);
-      f.advance(Duration.ofSeconds(13)); // t = 14 s: renewals at 5 and 10 s failed, lease left
+      f.advance(Duration.ofSeconds(13)); // t = 14 s: renewals at 5, 10, 12.5, 13.75 s failed
       assertThat(f.leaders()).containsExactly(old);
-      assertThat(old.renewals()).containsExactly(RenewalOutcome.FAILED, RenewalOutcome.FAILED);
+      assertThat(old.renewals()).hasSize(4).containsOnly(RenewalOutcome.FAILED);
       assertThat(old.log().count(Level.WARN, "3206")).isEqualTo(1);
       f.advance(SECOND); // t = 15 s: the lease ran out on the local clock
       assertThat(old.types()).containsExactly(ChangeType.ACQUIRED, ChangeType.LOST);

@@ -52,7 +52,7 @@ final class Acquisition<R> implements Runnable {
   final String owner;
   final Duration lease;
   final long leaseNanos;
-  private final boolean autoExtend;
+  private final HoldPolicy hold;
   private final long startNanos;
   private final long maxWaitNanos; // -1: none
   private final LockRetryPolicy retry;
@@ -96,8 +96,7 @@ final class Acquisition<R> implements Runnable {
     this.maxWaitNanos = mw == null ? -1 : LockRuntime.nanos(mw);
     LockRetryPolicy r = options.retryOrNull();
     this.retry = r != null ? r : rt.options().retry();
-    Boolean ae = options.autoExtendOrNull();
-    this.autoExtend = ae != null ? ae : rt.options().autoExtend();
+    this.hold = HoldPolicy.of(options, rt.options(), rt.maxHoldNanos());
     this.startNanos = rt.clock().nanoTime();
     this.context = rt.events().acquireStarted(key, parentContext);
   }
@@ -491,16 +490,17 @@ final class Acquisition<R> implements Runnable {
     LeaseHandle h =
         new LeaseHandle(
             rt,
-            key,
-            backendKey,
-            owner,
-            leaseNanos,
-            autoExtend,
-            startNanos,
-            a.requestNanos(),
-            fencingToken,
-            now,
-            n);
+            new Grant(
+                key,
+                backendKey,
+                owner,
+                fencingToken,
+                leaseNanos,
+                startNanos,
+                a.requestNanos(),
+                n,
+                hold),
+            now);
     rt.events().acquireFinished(context, key, AcquireResult.ACQUIRED, now - startNanos, n, null);
     h.start(now);
     if (!deliver(mode.granted(h), null)) {

@@ -11,7 +11,7 @@ import org.slf4j.Logger;
  * Reports {@code lockOpened}/{@code lockClosed} and {@code execute*} events (with {@code
  * coordinated = false}); no acquisition events.
  */
-final class DisabledLock implements KernelLock {
+final class DisabledLock implements DistributedLock {
   private final LockingOptions options;
   private final LockEvents events;
   private final AcquisitionTracker closed; // never tracks an acquisition: only the closed flag
@@ -30,13 +30,13 @@ final class DisabledLock implements KernelLock {
   }
 
   @Override
-  public LockingOptions options() {
-    return options;
+  public Optional<LockingOptions> options() {
+    return Optional.of(options);
   }
 
   @Override
   public LockDescription describe() {
-    return LockingProbe.describe(options, "(disabled)", false);
+    return LockDescription.of(options, "(disabled)", false);
   }
 
   @Override

@@ -69,6 +69,25 @@ public interface DistributedLock extends AutoCloseable {
   boolean isCoordinated();
 
   /**
+   * The options this lock was built with, so that a component can check its own settings against
+   * the lock's (a lease above the lock's max lease, a hold above its max hold). Never contacts the
+   * backend. Empty for a lock that is not one of the kernel's (built by {@link #create} or {@link
+   * #builder}), the default.
+   */
+  default Optional<LockingOptions> options() {
+    return Optional.empty();
+  }
+
+  /**
+   * The lock's composition for start-up logs and diagnostics; never contacts the backend. For a
+   * lock that is not one of the kernel's (the default): an empty namespace, its class name,
+   * enabled, zero durations and one line saying nothing more is known.
+   */
+  default LockDescription describe() {
+    return LockDescription.unknown(getClass().getName());
+  }
+
+  /**
    * Acquires {@code key} (retrying per the options' policy, bounded by their {@code maxWait}), runs
    * {@code action} on the calling thread, and releases in a {@code finally}, also when the action
    * throws. What the action throws propagates unchanged. With {@link OnLost#CANCEL} a loss

@@ -35,7 +35,7 @@ final class LeaseHandle implements LockHandle, Runnable {
   private final long requestNanos;
   private final long acquisitionStartNanos;
   private final int attempts;
-  private final boolean autoExtend;
+  private final HoldPolicy hold;
 
   // guarded by this
   private State state = State.HELD;
@@ -55,35 +55,31 @@ final class LeaseHandle implements LockHandle, Runnable {
   private boolean extending;
   private long closedAtNanos = -1;
 
-  LeaseHandle(
-      LockRuntime rt,
-      String key,
-      String backendKey,
-      String owner,
-      long leaseNanos,
-      boolean autoExtend,
-      long acquisitionStartNanos,
-      long requestNanos,
-      long fencingToken,
-      long nowNanos,
-      int attempts) {
+  LeaseHandle(LockRuntime rt, Grant g, long nowNanos) {
     this.rt = rt;
     this.clock = rt.clock();
-    this.key = key;
-    this.backendKey = backendKey;
-    this.owner = owner;
-    this.fencingToken = fencingToken;
-    this.requestNanos = requestNanos;
-    this.acquisitionStartNanos = acquisitionStartNanos;
-    this.attempts = attempts;
-    this.autoExtend = autoExtend;
-    this.leaseNanos = leaseNanos;
+    this.key = g.key();
+    this.backendKey = g.backendKey();
+    this.owner = g.owner();
+    this.fencingToken = g.fencingToken();
+    this.requestNanos = g.requestNanos();
+    this.acquisitionStartNanos = g.acquisitionStartNanos();
+    this.attempts = g.attempts();
+    this.hold = g.hold();
+    this.leaseNanos = g.leaseNanos();
     this.leaseEndNanos = requestNanos + leaseNanos;
     long remaining = leaseEndNanos - nowNanos;
     this.warnAtNanos = nowNanos + remaining - remaining / 5;
-    if (autoExtend) {
-      heartbeatAtNanos = nowNanos + remaining / 2;
+    if (hold.autoExtend()) {
+      heartbeatAtNanos = nowNanos + heartbeatDelay(remaining);
     }
+  }
+
+  /** The cadence's delay: half the lease left, or the set cadence when that is sooner. */
+  private long heartbeatDelay(long remaining) {
+    long half = remaining / 2;
+    long every = hold.extendEveryNanos();
+    return every >= 0 && every < half ? every : half;
   }
 
   void start(long now) {
@@ -424,6 +420,7 @@ final class LeaseHandle implements LockHandle, Runnable {
     }
     ExtendResult result;
     boolean extended = false;
+    LossReason loss = null;
     if (error != null || ok == null) {
       result = ExtendResult.FAILED;
       rt.log()
@@ -434,10 +431,10 @@ final class LeaseHandle implements LockHandle, Runnable {
               error);
     } else if (!ok) {
       result = ExtendResult.REFUSED;
-      lose(LossReason.EXTEND_REFUSED);
+      loss = LossReason.EXTEND_REFUSED;
     } else if (now - op.requestNanos >= op.leaseNanos) {
       result = ExtendResult.TOO_LATE;
-      lose(LossReason.EXTEND_TOO_LATE);
+      loss = LossReason.EXTEND_TOO_LATE;
     } else {
       synchronized (this) {
         extended = state == State.HELD;
@@ -447,13 +444,27 @@ final class LeaseHandle implements LockHandle, Runnable {
           long remaining = leaseEndNanos - now;
           warnAtNanos = now + remaining - remaining / 5;
           warned = false;
-          if (autoExtend && !heartbeatStopped) {
-            heartbeatAtNanos = now + remaining / 2;
+          if (hold.autoExtend() && !heartbeatStopped) {
+            heartbeatAtNanos = now + heartbeatDelay(remaining);
           }
           armLocked(now);
         }
       }
       result = extended ? ExtendResult.EXTENDED : ExtendResult.TOO_LATE;
+    }
+    if (op.automatic && hold.listener() != null) {
+      try { // before the loss it causes, so a listener reports the renewal before the loss
+        hold.listener().extended(this, result, Duration.ofNanos(now - op.requestNanos));
+      } catch (RuntimeException e) {
+        rt.log()
+            .warn(
+                "LockCancellationCallbackFailed [3107]: an extension listener of lock '{}' failed",
+                key,
+                e);
+      }
+    }
+    if (loss != null) {
+      lose(loss);
     }
     rt.events().extended(key, result, op.automatic);
     op.result.complete(extended);
@@ -470,10 +481,10 @@ final class LeaseHandle implements LockHandle, Runnable {
       long now = clock.nanoTime();
       long held = now - requestNanos;
       lease = leaseNanos;
-      if (held >= rt.maxHoldNanos()) {
+      if (held >= hold.maxHoldNanos()) {
         stop = true;
-      } else if (rt.options().strictMaxHold()) {
-        long holdEnd = requestNanos + rt.maxHoldNanos();
+      } else if (hold.strictMaxHold() && hold.maxHoldNanos() != Long.MAX_VALUE) {
+        long holdEnd = requestNanos + hold.maxHoldNanos();
         if (holdEnd - leaseEndNanos <= 0) {
           stop = true; // the lease already reaches max hold
         } else {
@@ -489,7 +500,7 @@ final class LeaseHandle implements LockHandle, Runnable {
           .info(
               "LockAutoExtendStopped [3106]: automatic extension of lock '{}' stopped at max hold {}",
               key,
-              rt.options().maxHold());
+              Duration.ofNanos(hold.maxHoldNanos()));
       return;
     }
     CompletableFuture<Boolean> r = enqueue(Duration.ofNanos(lease), lease, true);
@@ -569,15 +580,16 @@ final class LeaseHandle implements LockHandle, Runnable {
         op.result.complete(false);
       }
     }
-    long hold = now - requestNanos;
+    long held = now - requestNanos;
+    long keep = wasHeld ? requestNanos + hold.minimumHoldNanos() - now : 0;
     CompletableFuture<ReleaseOutcome> f;
     try {
-      f = rt.backend().release(backendKey, owner);
+      f = keep > 0 ? keepUntilMinimumHold(Math.min(keep, rt.maxLeaseNanos())) : releaseNow();
     } catch (RuntimeException e) {
       f = CompletableFuture.failedFuture(e);
     }
     if (f.isDone()) {
-      onReleased(f, hold, wasHeld, wasActive);
+      onReleased(f, held, wasHeld, wasActive);
       return null;
     }
     CompletableFuture<Void> done = new CompletableFuture<>();
@@ -586,7 +598,7 @@ final class LeaseHandle implements LockHandle, Runnable {
         f.whenComplete(
             (r, e) -> {
               try {
-                onReleased(pending, hold, wasHeld, wasActive);
+                onReleased(pending, held, wasHeld, wasActive);
               } finally {
                 done.complete(null);
               }
@@ -594,8 +606,28 @@ final class LeaseHandle implements LockHandle, Runnable {
     return done;
   }
 
+  private CompletableFuture<ReleaseOutcome> releaseNow() {
+    return rt.backend().release(backendKey, owner);
+  }
+
+  /**
+   * The close before the minimum hold: the lease is set to the remainder, on the backend's clock,
+   * and left to expire; a refusal means the lease was already gone, as for a refused release.
+   */
+  private CompletableFuture<ReleaseOutcome> keepUntilMinimumHold(long remainderNanos) {
+    return rt.backend()
+        .extend(backendKey, owner, Duration.ofNanos(remainderNanos))
+        .thenApply(
+            o -> {
+              if (o == null) {
+                return null;
+              }
+              return o.extended() ? ReleaseOutcome.succeeded() : ReleaseOutcome.absent();
+            });
+  }
+
   private void onReleased(
-      CompletableFuture<ReleaseOutcome> f, long hold, boolean wasHeld, boolean wasActive) {
+      CompletableFuture<ReleaseOutcome> f, long heldNanos, boolean wasHeld, boolean wasActive) {
     Boolean ok = null;
     Throwable error = null;
     try {
@@ -623,6 +655,6 @@ final class LeaseHandle implements LockHandle, Runnable {
       reportLoss(LossReason.RELEASE_REFUSED, hook, signal);
       wasActive = false; // the loss ended the active lease
     }
-    rt.events().released(key, hold, wasActive);
+    rt.events().released(key, heldNanos, wasActive);
   }
 }

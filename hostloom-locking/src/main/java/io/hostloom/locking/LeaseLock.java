@@ -41,7 +41,7 @@ import org.slf4j.Logger;
  * and their backend calls are cancelled (then released once); later calls throw {@link
  * IllegalStateException}; handles already granted keep working.
  */
-final class LeaseLock implements KernelLock {
+final class LeaseLock implements DistributedLock {
   private final LockRuntime rt;
   private final AcquisitionTracker tracker;
   private final OwnerTokens owners = new OwnerTokens();
@@ -74,13 +74,13 @@ final class LeaseLock implements KernelLock {
   }
 
   @Override
-  public LockingOptions options() {
-    return rt.options();
+  public Optional<LockingOptions> options() {
+    return Optional.of(rt.options());
   }
 
   @Override
   public LockDescription describe() {
-    return LockingProbe.describe(rt.options(), rt.backend().name(), rt.releaseSignal() != null);
+    return LockDescription.of(rt.options(), rt.backend().name(), rt.releaseSignal() != null);
   }
 
   @Override

@@ -20,6 +20,11 @@ public final class LockOptions {
   private final LockRetryPolicy retry;
   private final Boolean autoExtend;
   private final OnLost onLost;
+  private final Duration minimumHold;
+  private final Duration maxHold;
+  private final boolean renewUntilClosed;
+  private final Duration extendEvery;
+  private final AutoExtensionListener onAutoExtension;
 
   private LockOptions(Builder b) {
     lease = b.lease;
@@ -27,6 +32,11 @@ public final class LockOptions {
     retry = b.retry;
     autoExtend = b.autoExtend;
     onLost = b.onLost;
+    minimumHold = b.minimumHold;
+    maxHold = b.maxHold;
+    renewUntilClosed = b.renewUntilClosed;
+    extendEvery = b.extendEvery;
+    onAutoExtension = b.onAutoExtension;
   }
 
   public static Builder builder() {
@@ -40,6 +50,11 @@ public final class LockOptions {
     b.retry = retry;
     b.autoExtend = autoExtend;
     b.onLost = onLost;
+    b.minimumHold = minimumHold;
+    b.maxHold = maxHold;
+    b.renewUntilClosed = renewUntilClosed;
+    b.extendEvery = extendEvery;
+    b.onAutoExtension = onAutoExtension;
     return b;
   }
 
@@ -64,9 +79,52 @@ public final class LockOptions {
     return Optional.ofNullable(retry);
   }
 
-  /** Unset means {@link LockingOptions#autoExtend()}. */
+  /** Unset means {@link LockingOptions#autoExtend()}; {@link #renewUntilClosed()} implies it. */
   public Optional<Boolean> autoExtend() {
     return Optional.ofNullable(autoExtend);
+  }
+
+  /**
+   * The shortest hold: closing the handle earlier keeps the lease until {@code minimumHold} after
+   * the acquisition request, by one owner-checked extension to the remainder (counted on the
+   * backend's clock from when it handles the call), and then lets it expire; once the remainder is
+   * not positive, closing releases at once. Unset or zero: closing releases. A failed extension is
+   * logged (3104) and the lease ends at its previous end.
+   */
+  public Optional<Duration> minimumHold() {
+    return Optional.ofNullable(minimumHold);
+  }
+
+  /**
+   * How long automatic extension keeps this grant alive, from the acquisition request; capped at
+   * {@link LockingOptions#maxHold()}. Unlike the lock's own max hold it is always strict: the last
+   * extension is shortened so that the lease ends exactly there. Unset: the lock's max hold.
+   */
+  public Optional<Duration> maxHold() {
+    return Optional.ofNullable(maxHold);
+  }
+
+  /**
+   * Automatic extension without a max hold: the lease is kept alive until the handle is closed or
+   * lost (for leaders, whose term has no natural end). Implies automatic extension.
+   */
+  public boolean renewUntilClosed() {
+    return renewUntilClosed;
+  }
+
+  /**
+   * The cadence of automatic extension: each one is sent this long after the previous one was
+   * answered (the first after the grant), but never later than half the lease left. Unset: at half
+   * the lease left. A failed extension is retried after half the time left, at least a twentieth of
+   * the lease, at most the time left, whatever the cadence.
+   */
+  public Optional<Duration> extendEvery() {
+    return Optional.ofNullable(extendEvery);
+  }
+
+  /** Told the outcome of each automatic extension of the granted handle; unset: nobody. */
+  public Optional<AutoExtensionListener> onAutoExtension() {
+    return Optional.ofNullable(onAutoExtension);
   }
 
   /** Default {@link OnLost#OBSERVE}. */
@@ -90,6 +148,22 @@ public final class LockOptions {
     return autoExtend;
   }
 
+  Duration minimumHoldOrNull() {
+    return minimumHold;
+  }
+
+  Duration maxHoldOrNull() {
+    return maxHold;
+  }
+
+  Duration extendEveryOrNull() {
+    return extendEvery;
+  }
+
+  AutoExtensionListener onAutoExtensionOrNull() {
+    return onAutoExtension;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof LockOptions x
@@ -97,12 +171,27 @@ public final class LockOptions {
         && Objects.equals(maxWait, x.maxWait)
         && Objects.equals(retry, x.retry)
         && Objects.equals(autoExtend, x.autoExtend)
-        && onLost == x.onLost;
+        && onLost == x.onLost
+        && Objects.equals(minimumHold, x.minimumHold)
+        && Objects.equals(maxHold, x.maxHold)
+        && renewUntilClosed == x.renewUntilClosed
+        && Objects.equals(extendEvery, x.extendEvery)
+        && Objects.equals(onAutoExtension, x.onAutoExtension);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(lease, maxWait, retry, autoExtend, onLost);
+    return Objects.hash(
+        lease,
+        maxWait,
+        retry,
+        autoExtend,
+        onLost,
+        minimumHold,
+        maxHold,
+        renewUntilClosed,
+        extendEvery,
+        onAutoExtension);
   }
 
   @Override
@@ -117,6 +206,14 @@ public final class LockOptions {
         + autoExtend
         + ", onLost="
         + onLost
+        + ", minimumHold="
+        + minimumHold
+        + ", maxHold="
+        + maxHold
+        + ", renewUntilClosed="
+        + renewUntilClosed
+        + ", extendEvery="
+        + extendEvery
         + "]";
   }
 
@@ -127,6 +224,11 @@ public final class LockOptions {
     private LockRetryPolicy retry;
     private Boolean autoExtend;
     private OnLost onLost = OnLost.OBSERVE;
+    private Duration minimumHold;
+    private Duration maxHold;
+    private boolean renewUntilClosed;
+    private Duration extendEvery;
+    private AutoExtensionListener onAutoExtension;
 
     private Builder() {}
 
@@ -173,7 +275,72 @@ public final class LockOptions {
       return this;
     }
 
+    /**
+     * Sets the minimum hold (see {@link LockOptions#minimumHold()}).
+     *
+     * @throws IllegalArgumentException when negative
+     */
+    public Builder minimumHold(Duration minimumHold) {
+      Objects.requireNonNull(minimumHold, "minimumHold");
+      if (minimumHold.isNegative()) {
+        throw new IllegalArgumentException(
+            "minimumHold must not be negative but was " + minimumHold);
+      }
+      this.minimumHold = minimumHold;
+      return this;
+    }
+
+    /**
+     * Sets this grant's max hold (see {@link LockOptions#maxHold()}).
+     *
+     * @throws IllegalArgumentException when not positive
+     */
+    public Builder maxHold(Duration maxHold) {
+      Objects.requireNonNull(maxHold, "maxHold");
+      if (maxHold.isNegative() || maxHold.isZero()) {
+        throw new IllegalArgumentException("maxHold must be positive but was " + maxHold);
+      }
+      this.maxHold = maxHold;
+      return this;
+    }
+
+    /** Automatic extension until closed or lost (see {@link LockOptions#renewUntilClosed()}). */
+    public Builder renewUntilClosed(boolean renewUntilClosed) {
+      this.renewUntilClosed = renewUntilClosed;
+      return this;
+    }
+
+    /**
+     * Sets the cadence of automatic extension (see {@link LockOptions#extendEvery()}).
+     *
+     * @throws IllegalArgumentException when not positive
+     */
+    public Builder extendEvery(Duration extendEvery) {
+      Objects.requireNonNull(extendEvery, "extendEvery");
+      if (extendEvery.isNegative() || extendEvery.isZero()) {
+        throw new IllegalArgumentException("extendEvery must be positive but was " + extendEvery);
+      }
+      this.extendEvery = extendEvery;
+      return this;
+    }
+
+    public Builder onAutoExtension(AutoExtensionListener onAutoExtension) {
+      this.onAutoExtension = Objects.requireNonNull(onAutoExtension, "onAutoExtension");
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException when {@code renewUntilClosed} is combined with {@code
+     *     maxHold} or with {@code autoExtend(false)}
+     */
     public LockOptions build() {
+      if (renewUntilClosed && maxHold != null) {
+        throw new IllegalArgumentException(
+            "renewUntilClosed has no max hold but maxHold was " + maxHold);
+      }
+      if (renewUntilClosed && Boolean.FALSE.equals(autoExtend)) {
+        throw new IllegalArgumentException("renewUntilClosed needs autoExtend but it was false");
+      }
       return new LockOptions(this);
     }
   }

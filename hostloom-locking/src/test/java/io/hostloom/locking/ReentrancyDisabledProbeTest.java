@@ -132,7 +132,7 @@ class ReentrancyDisabledProbeTest {
   void probeDescribesTheComposition() {
     DistributedLock lock =
         DistributedLock.builder(LockingOptions.of("billing"), fx.memory).logger(fx.log).build();
-    LockDescription d = LockingProbe.describe(lock);
+    LockDescription d = lock.describe();
     assertThat(d.namespace()).isEqualTo("billing");
     assertThat(d.backend()).isEqualTo("in-memory");
     assertThat(d.enabled()).isTrue();
@@ -151,14 +151,13 @@ class ReentrancyDisabledProbeTest {
         .contains(LockingOptions.KEY_AUTO_EXTEND)
         .contains(LockingOptions.KEY_DETECT_REENTRANCY)
         .contains(LockingOptions.KEY_WAKE_ON_RELEASE + " = true (the backend signals releases");
-    assertThat(LockingProbe.describe(fx.lock(b -> b.enabled(false))).backend())
-        .isEqualTo("(disabled)");
+    assertThat((fx.lock(b -> b.enabled(false))).describe().backend()).isEqualTo("(disabled)");
   }
 
   @Test
   void probeOfAnUnknownLock() {
     DistributedLock foreign = new ForeignLock();
-    LockDescription d = LockingProbe.describe(foreign);
+    LockDescription d = foreign.describe();
     assertThat(d.namespace()).isEmpty();
     assertThat(d.backend()).isEqualTo(ForeignLock.class.getName());
     assertThat(d.enabled()).isTrue();

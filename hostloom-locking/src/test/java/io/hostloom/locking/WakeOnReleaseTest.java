@@ -429,17 +429,17 @@ class WakeOnReleaseTest {
   @Test
   void theProbeSaysWhetherWaitsWakeOnRelease() {
     SignallingBackend sb = new SignallingBackend(fx.backend, fx.memory);
-    assertThat(LockingProbe.describe(fx.lock(b -> b, sb)).lines())
+    assertThat((fx.lock(b -> b, sb)).describe().lines())
         .last()
         .asString()
         .startsWith(LockingOptions.KEY_WAKE_ON_RELEASE + " = true")
         .contains("signals releases");
-    assertThat(LockingProbe.describe(fx.lock()).lines())
+    assertThat((fx.lock()).describe().lines())
         .last()
         .asString()
         .startsWith(LockingOptions.KEY_WAKE_ON_RELEASE + " = true")
         .contains("no release signal");
-    assertThat(LockingProbe.describe(fx.lock(b -> b.wakeOnRelease(false), sb)).lines())
+    assertThat((fx.lock(b -> b.wakeOnRelease(false), sb)).describe().lines())
         .last()
         .asString()
         .isEqualTo(LockingOptions.KEY_WAKE_ON_RELEASE + " = false (retry waits poll)");

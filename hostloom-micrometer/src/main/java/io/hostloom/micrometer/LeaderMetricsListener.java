@@ -3,12 +3,11 @@ package io.hostloom.micrometer;
 import io.hostloom.leadership.LeaderElection;
 import io.hostloom.leadership.LeadershipChange;
 import io.hostloom.leadership.LeadershipListener;
-import io.hostloom.leadership.RenewalOutcome;
+import io.hostloom.leadership.LeadershipRenewal;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -59,12 +58,12 @@ public final class LeaderMetricsListener implements LeadershipListener {
   }
 
   @Override
-  public void onRenewal(String role, RenewalOutcome outcome, Duration took) {
+  public void onRenewal(LeadershipRenewal renewal) {
     Timer.builder(RENEW_DURATION)
-        .tag(ROLE_TAG, role)
-        .tag(OUTCOME_TAG, outcome.tagValue())
+        .tag(ROLE_TAG, renewal.role())
+        .tag(OUTCOME_TAG, renewal.outcome().tagValue())
         .description("round trip of each lease renewal of a leader")
         .register(meters)
-        .record(took);
+        .record(renewal.took());
   }
 }

@@ -1,5 +1,6 @@
 package io.hostloom.scheduling;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -12,12 +13,13 @@ import java.util.Optional;
 interface ClaimSource {
 
   /**
-   * Claims one occurrence. Empty when this instance may not run it now (see {@link #busyReason}).
+   * Claims the occurrence due at {@code occurrence}. Empty when this instance may not run it now
+   * (see {@link #busyReason}).
    *
    * @throws io.hostloom.locking.LockInterruptedException when interrupted while claiming
    * @throws RuntimeException when nothing can say whether the occurrence may run (guard failed)
    */
-  Optional<HeldClaim> claim(ScheduleOptions options);
+  Optional<HeldClaim> claim(ScheduleOptions options, Instant occurrence);
 
   /** Why an empty {@link #claim} was empty, for the skip log (3400). */
   String busyReason();

@@ -6,14 +6,12 @@ import io.hostloom.leadership.Leadership;
 import io.hostloom.leadership.LeadershipChange;
 import io.hostloom.locking.LockInterruptedException;
 import io.hostloom.locking.LossReason;
-import io.hostloom.locking.time.LockClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import org.slf4j.Logger;
 
 /**
  * Builds {@link ScheduleGuard}s that run a schedule only on the current leader of a role ({@code
@@ -34,14 +32,19 @@ import org.slf4j.Logger;
  *   <li><b>Follower</b> (not leading when the occurrence is claimed): {@link RunOutcome#SKIPPED},
  *       no backend call. With {@link ScheduleOptions#maxWait()} the run first waits that long for
  *       leadership ({@link LeaderElection#awaitLeadership}); a stopped election is a follower.
- *   <li><b>Leader</b>: the job runs with a claim whose fencing token is the term.
+ *   <li><b>Leader</b>: the job runs with a claim whose fencing token is the term, when the term
+ *       began no later than the occurrence was due, less {@link ScheduleOptions#minimumHold()}. A
+ *       term that began later may follow a leader that ran the occurrence (a run that waited for
+ *       leadership with {@code maxWait}, or a new leader whose wall clock is behind the old one's):
+ *       the occurrence is skipped, so across a hand-over it runs at most once while the clock skew
+ *       between instances stays below the hand-over time plus {@code minimumHold}.
  *   <li><b>Leadership ends mid-run</b> (lost, resigned, stopped): the claim's {@link
  *       ScheduleClaim#lost()} completes, with {@link io.hostloom.locking.OnLost#CANCEL} the job is
  *       interrupted, and the run ends as {@link RunOutcome#CLAIM_LOST}.
  *   <li>Timeout, lateness, overlap in this process, outcomes, listener and state: as for any {@link
- *       ScheduleGuard}. The options' {@code lease}, {@code minimumHold}, {@code autoExtend} and
- *       {@code maxHold} do not apply: the term is held and renewed by the elector, not per run, so
- *       there is nothing to extend or keep after a run.
+ *       ScheduleGuard}. The options' {@code lease}, {@code autoExtend} and {@code maxHold} do not
+ *       apply: the term is held and renewed by the elector, not per run, so there is nothing to
+ *       extend or keep after a run.
  * </ul>
  *
  * <p>Over a disabled lock an elector leads with term 0: every run is granted, {@link
@@ -66,7 +69,7 @@ public final class LeaderScheduleGuard {
 
   private record LeaderClaimSource(LeaderElection election) implements ClaimSource {
     @Override
-    public Optional<HeldClaim> claim(ScheduleOptions options) {
+    public Optional<HeldClaim> claim(ScheduleOptions options, Instant occurrence) {
       Optional<Leadership> term = election.leadership();
       Duration wait = options.maxWait();
       if (term.isEmpty() && !wait.isZero() && !wait.isNegative()) {
@@ -79,12 +82,19 @@ public final class LeaderScheduleGuard {
           term = Optional.empty();
         }
       }
-      return term.filter(Leadership::isCurrent).map(LeaderClaim::new);
+      // a term that began after the occurrence was due (less the skew allowance) may follow a
+      // leader that ran it: skip rather than run it twice
+      Instant earliest = occurrence.minus(options.minimumHold());
+      return term.filter(Leadership::isCurrent)
+          .filter(t -> !t.since().isAfter(earliest))
+          .map(LeaderClaim::new);
     }
 
     @Override
     public String busyReason() {
-      return "this instance does not lead role '" + election.role() + "'";
+      return "this instance does not lead role '"
+          + election.role()
+          + "', or its term began after the occurrence was due";
     }
 
     @Override
@@ -132,15 +142,6 @@ public final class LeaderScheduleGuard {
     }
 
     @Override
-    public Runnable keepAlive(
-        String schedule, LockClock clock, ScheduleOptions options, long requested, Logger log) {
-      return () -> {}; // the elector renews the term
-    }
-
-    @Override
     public void release() {} // the term is the elector's, not this run's
-
-    @Override
-    public void releaseAfterMinimumHold(LockClock clock, ScheduleOptions options, long requested) {}
   }
 }

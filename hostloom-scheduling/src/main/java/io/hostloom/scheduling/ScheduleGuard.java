@@ -53,8 +53,8 @@ import org.slf4j.LoggerFactory;
  * <p><b>Log events</b> (logger {@value #LOGGER}; message starts with {@code Name [id]}): 3400
  * ScheduleRunSkipped (debug), 3401 ScheduleRunFailed (warn), 3402 ScheduleGuardFailed (error), 3403
  * ScheduleRunTimedOut (warn), 3404 ScheduleClaimLost (warn), 3405 ScheduleRunCancelled (info), 3406
- * ScheduleListenerFailed (warn), 3407 ScheduleMaxHoldReached (info), 3408 ScheduleRunLate (info,
- * {@link ExclusiveScheduler}), 3409 ScheduleTriggerFailed (error, {@link ExclusiveScheduler}).
+ * ScheduleListenerFailed (warn), 3408 ScheduleRunLate (info, {@link ExclusiveScheduler}), 3409
+ * ScheduleTriggerFailed (error, {@link ExclusiveScheduler}).
  */
 public final class ScheduleGuard {
   /** The default logger name. */
@@ -168,10 +168,9 @@ public final class ScheduleGuard {
     if (stale(occurrence, "requested")) {
       return finish(result(occurrence, RunOutcome.SKIPPED, 0, Duration.ZERO, null));
     }
-    long requested = clock.nanoTime();
     Optional<HeldClaim> claimed;
     try {
-      claimed = source.claim(options);
+      claimed = source.claim(options, occurrence);
     } catch (LockInterruptedException e) {
       log.info(
           "ScheduleRunCancelled [3405] schedule '{}' occurrence {}: interrupted while claiming",
@@ -204,15 +203,15 @@ public final class ScheduleGuard {
     runCount.incrementAndGet();
     RunResult result;
     try {
-      result = runClaimed(occurrence, job, handle, claim, requested);
+      result = runClaimed(occurrence, job, handle, claim);
     } finally {
-      handle.releaseAfterMinimumHold(clock, options, requested);
+      handle.release();
     }
     return finish(result);
   }
 
   private RunResult runClaimed(
-      Instant occurrence, ScheduledJob job, HeldClaim handle, ScheduleClaim claim, long requested) {
+      Instant occurrence, ScheduledJob job, HeldClaim handle, ScheduleClaim claim) {
     safe(() -> listener.runStarted(claim));
     RunInterrupter interrupter = new RunInterrupter();
     AtomicBoolean timedOut = new AtomicBoolean();
@@ -227,7 +226,6 @@ public final class ScheduleGuard {
                 interrupter.interrupt();
               }
             });
-    Runnable stopKeepAlive = handle.keepAlive(name(), clock, options, requested, log);
     LockClock.Timer timeout =
         options
             .timeout()
@@ -251,7 +249,6 @@ public final class ScheduleGuard {
       if (timeout != null) {
         timeout.cancel();
       }
-      stopKeepAlive.run();
       interrupter.exit();
       interruptedFromOutside = Thread.currentThread().isInterrupted();
     }

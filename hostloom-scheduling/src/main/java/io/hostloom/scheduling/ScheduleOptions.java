@@ -97,8 +97,11 @@ public final class ScheduleOptions {
 
   /**
    * How long a claim is held at least, from the claim request (ShedLock's "lock at least for"): a
-   * run that ends sooner keeps the claim until then, so an instance whose clock is a little behind
-   * cannot claim the same occurrence once this run released it. Zero: released when the job ends.
+   * run that ends sooner keeps the claim until then (the lock's {@link LockOptions#minimumHold()}:
+   * the lease is set to the remainder, on the backend's clock), so an instance whose clock is a
+   * little behind cannot claim the same occurrence once this run released it. Zero: released when
+   * the job ends. For a leader-only schedule ({@link LeaderScheduleGuard}) it is the clock skew
+   * tolerated across a hand-over: a term runs no occurrence due less than this after it began.
    */
   public Duration minimumHold() {
     return minimumHold;
@@ -115,7 +118,8 @@ public final class ScheduleOptions {
   }
 
   /**
-   * Whether the claim is extended while the job runs (at half the lease), up to {@link #maxHold}.
+   * Whether the lock extends the claim while the job runs (at half the lease left), up to {@link
+   * #maxHold}.
    */
   public boolean autoExtend() {
     return autoExtend;
@@ -123,7 +127,8 @@ public final class ScheduleOptions {
 
   /**
    * With {@link #autoExtend}: no extension makes the claim end later than this long after the claim
-   * request; a job still running then loses its claim when the lease runs out.
+   * request (the lock's {@link LockOptions#maxHold()}, capped by its own max hold); a job still
+   * running then loses its claim when the lease runs out.
    */
   public Duration maxHold() {
     return maxHold;
@@ -167,13 +172,32 @@ public final class ScheduleOptions {
               + ") but was "
               + lease);
     }
+    if (autoExtend && maxHold.compareTo(lock.maxHold()) > 0) {
+      problems.add(
+          "schedule '"
+              + name
+              + "': maxHold must be at most "
+              + LockingOptions.KEY_MAX_HOLD
+              + " ("
+              + lock.maxHold()
+              + ") but was "
+              + maxHold);
+    }
     return problems;
   }
 
   /** The lock options of one claim attempt. */
   LockOptions lockOptions() {
     LockOptions.Builder b =
-        LockOptions.builder().lease(lease).maxWait(maxWait).autoExtend(false).onLost(onLost);
+        LockOptions.builder()
+            .lease(lease)
+            .maxWait(maxWait)
+            .autoExtend(autoExtend)
+            .minimumHold(minimumHold)
+            .onLost(onLost);
+    if (autoExtend) {
+      b.maxHold(maxHold);
+    }
     if (retry != null) {
       b.retry(retry);
     }

@@ -1,5 +1,6 @@
 package io.hostloom.scheduling;
 
+import static java.time.Duration.ofSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hostloom.leadership.LeaderElector;
@@ -9,8 +10,11 @@ import io.hostloom.locking.LossReason;
 import io.hostloom.locking.OnLost;
 import io.hostloom.locking.testing.CountingLockBackend.Operation;
 import io.hostloom.testkit.TestTiming;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -26,7 +30,28 @@ class LeaderScheduleGuardTest {
   private static final Duration WAIT = Duration.ofSeconds(10);
 
   private final GuardFixture f = new GuardFixture();
-  private final ScriptedLeaderElection election = new ScriptedLeaderElection("billing");
+  private final ScriptedLeaderElection election =
+      new ScriptedLeaderElection("billing", wall(Duration.ZERO));
+
+  /** The fixture's manual wall clock, {@code offset} off: an instance whose clock is skewed. */
+  private Clock wall(Duration offset) {
+    return new Clock() {
+      @Override
+      public ZoneId getZone() {
+        return ZoneOffset.UTC;
+      }
+
+      @Override
+      public Clock withZone(ZoneId zone) {
+        return this;
+      }
+
+      @Override
+      public Instant instant() {
+        return f.clock.instant().plus(offset);
+      }
+    };
+  }
 
   @AfterEach
   void close() throws InterruptedException {
@@ -163,16 +188,68 @@ class LeaderScheduleGuardTest {
   }
 
   @Test
-  void aBoundedWaitRunsOnceThisInstanceLeads() throws Exception {
+  void aBoundedWaitRunsOnceThisInstanceLeadsWithATermThatBeganByTheOccurrence() throws Exception {
     ScheduleGuard guard =
         guard(ScheduleOptions.builder("invoice-run").maxWait(Duration.ofMinutes(1)).build());
-    CompletableFuture<RunResult> run = f.runInBackground(guard, claim -> {});
+    Instant due = f.clock.instant().plusSeconds(1);
+    CompletableFuture<RunResult> run = CompletableFuture.supplyAsync(() -> guard.run(due, c -> {}));
 
     election.hold(7);
 
     RunResult r = TestTiming.get(run, WAIT);
     assertThat(r.outcome()).isEqualTo(RunOutcome.SUCCEEDED);
     assertThat(r.fencingToken()).isEqualTo(7);
+  }
+
+  @Test
+  void aRunThatWaitedForLeadershipSkipsAnOccurrenceTheOldLeaderMayHaveRun() throws Exception {
+    ScriptedLeaderElection old = new ScriptedLeaderElection("billing", wall(Duration.ZERO));
+    ScheduleGuard oldGuard =
+        LeaderScheduleGuard.builder(old, ScheduleOptions.of("invoice-run")).clock(f.clock).build();
+    ScheduleGuard waiting =
+        guard(ScheduleOptions.builder("invoice-run").maxWait(Duration.ofMinutes(1)).build());
+    AtomicInteger runs = new AtomicInteger();
+    Instant due = f.clock.instant();
+    old.hold(1);
+    CompletableFuture<RunResult> run =
+        CompletableFuture.supplyAsync(() -> waiting.run(due, c -> runs.incrementAndGet()));
+
+    assertThat(oldGuard.run(due, c -> runs.incrementAndGet()).outcome())
+        .isEqualTo(RunOutcome.SUCCEEDED);
+    f.clock.advance(Duration.ofSeconds(1)); // the hand-over
+    old.lose();
+    election.hold(2);
+
+    assertThat(TestTiming.get(run, WAIT).outcome()).isEqualTo(RunOutcome.SKIPPED);
+    assertThat(runs).hasValue(1);
+  }
+
+  @Test
+  void aNewLeaderWhoseClockIsBehindSkipsWhatTheOldLeaderRanWithinTheMinimumHold() {
+    ScriptedLeaderElection old = new ScriptedLeaderElection("billing", wall(Duration.ZERO));
+    ScriptedLeaderElection behind = new ScriptedLeaderElection("billing", wall(ofSeconds(-5)));
+    ScheduleOptions tolerant =
+        ScheduleOptions.builder("invoice-run").minimumHold(ofSeconds(10)).build();
+    ScheduleGuard oldGuard = LeaderScheduleGuard.builder(old, tolerant).clock(f.clock).build();
+    ScheduleGuard newGuard = LeaderScheduleGuard.builder(behind, tolerant).clock(f.clock).build();
+    AtomicInteger runs = new AtomicInteger();
+    old.hold(1);
+    f.clock.advance(ofSeconds(20)); // a term older than the allowance runs what is due
+    Instant due = f.clock.instant();
+    assertThat(oldGuard.run(due, c -> runs.incrementAndGet()).outcome())
+        .isEqualTo(RunOutcome.SUCCEEDED);
+
+    f.clock.advance(ofSeconds(1)); // hand-over; the new leader's term began at due - 4 s
+    old.lose();
+    behind.hold(2);
+    f.clock.advance(ofSeconds(5)); // the new leader's clock reaches the occurrence
+
+    assertThat(newGuard.run(due, c -> runs.incrementAndGet()).outcome())
+        .isEqualTo(RunOutcome.SKIPPED);
+    assertThat(runs).hasValue(1);
+    Instant later = due.plusSeconds(20); // past the allowance: the new term runs it
+    assertThat(newGuard.run(later, c -> runs.incrementAndGet()).outcome())
+        .isEqualTo(RunOutcome.SUCCEEDED);
   }
 
   @Test

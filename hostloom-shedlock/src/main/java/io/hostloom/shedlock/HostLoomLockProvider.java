@@ -1,92 +1,97 @@
 package io.hostloom.shedlock;
 
-import io.hostloom.locking.LockKey;
-import io.hostloom.locking.spi.LockBackend;
-import java.security.SecureRandom;
+import io.hostloom.locking.DistributedLock;
+import io.hostloom.locking.LockHandle;
+import io.hostloom.locking.LockInterruptedException;
+import io.hostloom.locking.LockOptions;
+import io.hostloom.locking.LockProviderUnavailableException;
+import io.hostloom.locking.LockRetryPolicy;
+import io.hostloom.locking.LockingOptions;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.Objects;
 import java.util.Optional;
 import net.javacrumbs.shedlock.core.AbstractSimpleLock;
 import net.javacrumbs.shedlock.core.ExtensibleLockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import net.javacrumbs.shedlock.support.LockException;
 
 /**
  * A ShedLock {@link net.javacrumbs.shedlock.core.LockProvider} (and {@link ExtensibleLockProvider})
- * over any HostLoom {@link LockBackend}: memory, Redis, PostgreSQL, Azure Blob. An application
- * using {@code @SchedulerLock} switches its store by replacing its {@code LockProvider} bean with
- * this one; {@code LockAssert} and {@code LockExtender} keep working.
+ * over a HostLoom {@link DistributedLock}, whatever its backend: memory, Redis, PostgreSQL, Azure
+ * Blob. An application using {@code @SchedulerLock} switches its store by replacing its {@code
+ * LockProvider} bean with this one; {@code LockAssert} and {@code LockExtender} keep working.
  *
- * <p><b>Semantics (ShedLock's).</b> {@code lock} makes one backend call and never waits: empty when
- * another owner holds the name. {@code lockAtMostFor} is the lease, counted by the
- * <em>backend's</em> clock from when the request is handled (so instances' clock skew cannot
- * double-grant). On {@code unlock}, a lock held shorter than {@code lockAtLeastFor} (measured on
- * this JVM's monotonic clock from the lock request) is kept until then: its lease is set to the
- * rest of {@code lockAtLeastFor}; otherwise it is released. {@code extend} sets a new lease of
- * {@code lockAtMostFor} from now and returns the lock that replaces this one (ShedLock then refuses
- * the old one). Each lock has a 128-bit random owner token, so a lock never releases or extends
- * another's lease.
+ * <p><b>Semantics (ShedLock's).</b> {@code lock} is one {@link DistributedLock#tryAcquire} attempt
+ * and never retries: empty when another owner holds the name. {@code lockAtMostFor} is the lease,
+ * counted by the <em>backend's</em> clock from when the request is handled (so instances' clock
+ * skew cannot double-grant); the lock caps it at its {@code maxLease}. {@code lockAtLeastFor} is
+ * the lock's {@link LockOptions#minimumHold() minimum hold}: {@code unlock} before it sets the
+ * lease to the rest of it; after it, {@code unlock} releases. {@code extend} sets a new lease of
+ * {@code lockAtMostFor} from now ({@link LockHandle#extend}) and returns the lock that replaces
+ * this one (ShedLock then refuses the old one); the minimum hold stays the one of the original
+ * {@code lock}. Owner tokens are the lock's, so a lock never releases or extends another's lease.
  *
- * <p><b>Failures.</b> A backend call that fails or does not answer within the call timeout throws
- * ShedLock's {@code LockException} from {@code lock} and {@code extend} (ShedLock then does not run
- * the task); an interrupt ends the wait the same way, with the flag set again. A failed {@code
- * unlock} is logged and not thrown: the lease ends by itself at {@code lockAtMostFor}, and the
- * at-least guarantee holds because the lease is never shortened below it.
+ * <p><b>Failures.</b> A backend call that fails, or whose answer does not come within the call
+ * timeout, throws ShedLock's {@code LockException} from {@code lock} and {@code extend} (ShedLock
+ * then does not run the task); an interrupt does the same, with the flag set again. An acquisition
+ * that failed after the backend may have applied it (a timeout) is released by the lock, so the
+ * task is not blocked for {@code lockAtMostFor}. A failed {@code unlock} is logged by the lock
+ * (3104) and not thrown: the lease ends by itself, never before {@code lockAtLeastFor}.
  *
- * <p>Keys on the backend: {@code <namespace>:shedlock:<name>}.
+ * <p>Keys: {@code shedlock:<name>} in the lock, so {@code <namespace>:lock:shedlock:<name>} on the
+ * backend.
  */
 public final class HostLoomLockProvider implements ExtensibleLockProvider {
-  /** The default namespace of the keys. */
-  public static final String DEFAULT_NAMESPACE = "shedlock";
-
   /** The default bound on the wait for one backend answer. */
   public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(30);
 
-  private static final Duration MIN_LEASE = Duration.ofMillis(1);
-  private static final Logger LOG = LoggerFactory.getLogger(HostLoomLockProvider.class);
+  /** The prefix of the lock keys. */
+  public static final String KEY_PREFIX = "shedlock:";
 
-  private final BackendCalls calls;
-  private final String prefix;
-  private final SecureRandom random = new SecureRandom();
+  private static final Duration MIN_LEASE = Duration.ofMillis(1);
+
+  private final DistributedLock lock;
+  private final Duration callTimeout;
 
   private HostLoomLockProvider(Builder b) {
-    this.calls = new BackendCalls(b.backend, b.callTimeout);
-    this.prefix = b.namespace + ":shedlock:";
+    this.lock = b.lock;
+    this.callTimeout = b.callTimeout;
   }
 
-  /** A provider with the {@value #DEFAULT_NAMESPACE} namespace. */
-  public HostLoomLockProvider(LockBackend backend) {
-    this(builder(backend));
+  /** A provider over {@code lock} with the default call timeout. */
+  public HostLoomLockProvider(DistributedLock lock) {
+    this(builder(lock));
   }
 
-  public static Builder builder(LockBackend backend) {
-    return new Builder(backend);
+  public static Builder builder(DistributedLock lock) {
+    return new Builder(lock);
   }
 
   @Override
   public Optional<SimpleLock> lock(LockConfiguration config) {
-    String key = prefix + config.getName();
-    String owner = newOwner();
-    long requested = System.nanoTime();
-    long token = calls.acquire(key, owner, lease(config.getLockAtMostFor()));
-    if (token == 0) {
-      return Optional.empty();
+    String key = KEY_PREFIX + config.getName();
+    LockOptions options =
+        LockOptions.builder()
+            .lease(lease(config.getLockAtMostFor()))
+            .minimumHold(config.getLockAtLeastFor())
+            .autoExtend(false)
+            .retry(LockRetryPolicy.immediate(0))
+            .maxWait(callTimeout) // one attempt, its answer awaited at most this long
+            .build();
+    try {
+      return lock.tryAcquire(key, options).map(h -> new HostLoomLock(config, h));
+    } catch (LockProviderUnavailableException e) {
+      throw new LockException("acquire of '" + key + "' failed: " + e.getMessage(), e);
+    } catch (LockInterruptedException e) {
+      throw new LockException("acquire of '" + key + "' interrupted", e);
     }
-    return Optional.of(new HostLoomLock(config, key, owner, requested, token));
   }
 
-  /** The backend key of the lock {@code name}, for tests and diagnostics. */
+  /** The backend key of the lock {@code name} (for a lock built by the kernel), for diagnostics. */
   public String keyOf(String name) {
-    return prefix + name;
-  }
-
-  private String newOwner() {
-    byte[] b = new byte[16];
-    random.nextBytes(b);
-    return HexFormat.of().formatHex(b);
+    String namespace = lock.options().map(LockingOptions::namespace).orElse("");
+    return namespace + ":lock:" + KEY_PREFIX + name;
   }
 
   private static Duration lease(Duration d) {
@@ -95,78 +100,52 @@ public final class HostLoomLockProvider implements ExtensibleLockProvider {
 
   /** One granted lock; single use (ShedLock's {@link AbstractSimpleLock} checks reuse). */
   private final class HostLoomLock extends AbstractSimpleLock {
-    private final String key;
-    private final String owner;
-    private final long requested;
-    private final long fencingToken;
+    private final LockHandle handle;
 
-    HostLoomLock(
-        LockConfiguration config, String key, String owner, long requested, long fencingToken) {
+    HostLoomLock(LockConfiguration config, LockHandle handle) {
       super(config);
-      this.key = key;
-      this.owner = owner;
-      this.requested = requested;
-      this.fencingToken = fencingToken;
+      this.handle = handle;
     }
 
     @Override
     protected void doUnlock() {
-      Duration heldFor = Duration.ofNanos(System.nanoTime() - requested);
-      Duration keep = lockConfiguration.getLockAtLeastFor().minus(heldFor);
-      try {
-        boolean done =
-            keep.compareTo(MIN_LEASE) >= 0
-                ? calls.extend(key, owner, keep)
-                : calls.release(key, owner);
-        if (!done) {
-          LOG.warn(
-              "ShedLock lock '{}' (token {}) was no longer held when unlocked: its lease had ended",
-              lockConfiguration.getName(),
-              fencingToken);
-        }
-      } catch (RuntimeException e) {
-        LOG.warn(
-            "ShedLock unlock of '{}' failed; the lease ends by itself within lockAtMostFor",
-            lockConfiguration.getName(),
-            e);
-      }
+      handle.close(); // the lock keeps the lease until lockAtLeastFor, or releases
     }
 
     @Override
     protected Optional<SimpleLock> doExtend(LockConfiguration newConfig) {
-      long now = System.nanoTime();
-      if (!calls.extend(key, owner, lease(newConfig.getLockAtMostFor()))) {
-        return Optional.empty();
+      boolean extended;
+      try {
+        extended = handle.extend(lease(newConfig.getLockAtMostFor()));
+      } catch (LockInterruptedException e) {
+        throw new LockException("extend of '" + handle.key() + "' interrupted", e);
       }
-      return Optional.of(new HostLoomLock(newConfig, key, owner, now, fencingToken));
+      if (extended) {
+        return Optional.of(new HostLoomLock(newConfig, handle));
+      }
+      if (handle.isHeld()) { // not refused: the call failed, the lease keeps its end
+        throw new LockException("extend of '" + handle.key() + "' failed on the backend");
+      }
+      return Optional.empty();
     }
 
     @Override
     public String toString() {
-      return "HostLoomLock[" + lockConfiguration.getName() + ", token=" + fencingToken + "]";
+      return "HostLoomLock["
+          + lockConfiguration.getName()
+          + ", token="
+          + handle.fencingToken()
+          + "]";
     }
   }
 
   /** Builder of {@link HostLoomLockProvider}. */
   public static final class Builder {
-    private final LockBackend backend;
-    private String namespace = DEFAULT_NAMESPACE;
+    private final DistributedLock lock;
     private Duration callTimeout = DEFAULT_CALL_TIMEOUT;
 
-    private Builder(LockBackend backend) {
-      this.backend = Objects.requireNonNull(backend, "backend");
-    }
-
-    /**
-     * Default {@value HostLoomLockProvider#DEFAULT_NAMESPACE}; lowercase letters, digits, dashes.
-     */
-    public Builder namespace(String namespace) {
-      Objects.requireNonNull(namespace, "namespace");
-      if (!LockKey.isValidNamespace(namespace)) {
-        throw new IllegalArgumentException("not a valid namespace: '" + namespace + "'");
-      }
-      this.namespace = namespace;
-      return this;
+    private Builder(DistributedLock lock) {
+      this.lock = Objects.requireNonNull(lock, "lock");
     }
 
     /** Default {@link HostLoomLockProvider#DEFAULT_CALL_TIMEOUT}; positive. */

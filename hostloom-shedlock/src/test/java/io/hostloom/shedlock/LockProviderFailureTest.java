@@ -3,10 +3,13 @@ package io.hostloom.shedlock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockFailureKind;
+import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.memory.InMemoryLockBackend;
 import io.hostloom.locking.testing.CountingLockBackend.Operation;
 import io.hostloom.locking.testing.FaultInjectingLockBackend;
+import io.hostloom.testkit.TestTiming;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -19,7 +22,8 @@ import org.junit.jupiter.api.Test;
 class LockProviderFailureTest {
   private final InMemoryLockBackend memory = new InMemoryLockBackend();
   private final FaultInjectingLockBackend faults = new FaultInjectingLockBackend(memory);
-  private final HostLoomLockProvider provider = new HostLoomLockProvider(faults);
+  private final HostLoomLockProvider provider =
+      new HostLoomLockProvider(DistributedLock.create(LockingOptions.of("shedlock"), faults));
 
   private static LockConfiguration config() {
     return new LockConfiguration(Instant.now(), "job", Duration.ofSeconds(30), Duration.ZERO);
@@ -30,7 +34,7 @@ class LockProviderFailureTest {
     faults.failNext(1, LockFailureKind.UNAVAILABLE, Operation.ACQUIRE);
     assertThatThrownBy(() -> provider.lock(config()))
         .isInstanceOf(LockException.class)
-        .hasMessageContaining("acquire of 'shedlock:shedlock:job' failed");
+        .hasMessageContaining("acquire of 'shedlock:job' failed");
     assertThat(provider.lock(config())).isPresent();
   }
 
@@ -48,5 +52,21 @@ class LockProviderFailureTest {
     faults.failNext(1, LockFailureKind.OTHER, Operation.RELEASE);
     other.get().unlock(); // logged; the lease ends by itself
     assertThat(memory.read(provider.keyOf("job2")).join()).isPresent();
+  }
+
+  @Test
+  void anAcquireThatTimedOutAfterTheBackendAppliedItIsReleasedSoTheTaskIsNotBlocked() {
+    for (LockFailureKind kind :
+        new LockFailureKind[] {LockFailureKind.TIMEOUT, LockFailureKind.OTHER}) {
+      faults.applyThenFail(1, kind, Operation.ACQUIRE);
+      assertThatThrownBy(() -> provider.lock(config())).isInstanceOf(LockException.class);
+      TestTiming.await(
+          "the uncertain grant was released",
+          () -> memory.read(provider.keyOf("job")).join().isEmpty(),
+          Duration.ofSeconds(10));
+      Optional<SimpleLock> next = provider.lock(config());
+      assertThat(next).as("after %s", kind).isPresent();
+      next.get().unlock();
+    }
   }
 }

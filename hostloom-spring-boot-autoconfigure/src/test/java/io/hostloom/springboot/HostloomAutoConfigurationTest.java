@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockDescription;
 import io.hostloom.locking.LockRetryPolicy;
-import io.hostloom.locking.LockingProbe;
 import io.hostloom.locking.memory.InMemoryLockBackend;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.testing.ManualLockClock;
@@ -54,7 +53,7 @@ class HostloomAutoConfigurationTest {
               assertThat(ctx).hasSingleBean(WopiLockProtocol.class);
               DistributedLock lock = ctx.getBean(DistributedLock.class);
               assertThat(lock.isCoordinated()).isTrue();
-              assertThat(LockingProbe.describe(lock).namespace()).isEqualTo("orders");
+              assertThat(lock.describe().namespace()).isEqualTo("orders");
               WopiLockProvider wopi = ctx.getBean(WopiLockProvider.class);
               assertThat(wopi.comparer()).isSameAs(WopiLockComparer.ordinal());
               assertThat(wopi.expiry()).isEqualTo(Duration.ofMinutes(30));
@@ -85,24 +84,24 @@ class HostloomAutoConfigurationTest {
             ctx -> {
               assertThat(ctx).hasNotFailed();
               DistributedLock lock = ctx.getBean(DistributedLock.class);
-              assertThat(LockingProbe.options(lock).orElseThrow().defaultLease())
+              assertThat(lock.options().orElseThrow().defaultLease())
                   .isEqualTo(Duration.ofSeconds(10));
-              assertThat(LockingProbe.options(lock).orElseThrow().maxLease())
+              assertThat(lock.options().orElseThrow().maxLease())
                   .isEqualTo(Duration.ofSeconds(100));
-              assertThat(LockingProbe.options(lock).orElseThrow().maxHold())
+              assertThat(lock.options().orElseThrow().maxHold())
                   .isEqualTo(Duration.ofSeconds(1000));
-              assertThat(LockingProbe.options(lock).orElseThrow().retry())
+              assertThat(lock.options().orElseThrow().retry())
                   .isEqualTo(
                       LockRetryPolicy.interval(7, Duration.ofMillis(70))
                           .withJitter(Duration.ofMillis(7)));
-              assertThat(LockingProbe.options(lock).orElseThrow().autoExtend()).isTrue();
-              assertThat(LockingProbe.options(lock).orElseThrow().detectReentrancy()).isFalse();
-              assertThat(LockingProbe.options(lock).orElseThrow().maxKeyLength()).isEqualTo(77);
+              assertThat(lock.options().orElseThrow().autoExtend()).isTrue();
+              assertThat(lock.options().orElseThrow().detectReentrancy()).isFalse();
+              assertThat(lock.options().orElseThrow().maxKeyLength()).isEqualTo(77);
               WopiLockProvider wopi = ctx.getBean(WopiLockProvider.class);
               assertThat(wopi.comparer()).isSameAs(WopiLockComparer.jsonShaped());
               assertThat(wopi.expiry()).isEqualTo(Duration.ofSeconds(90));
               assertThat(wopi.keyPrefix()).isEqualTo("files:wopi:");
-              LockDescription d = LockingProbe.describe(lock);
+              LockDescription d = lock.describe();
               assertThat(d.defaultLease()).isEqualTo(Duration.ofSeconds(10));
             });
   }
@@ -272,7 +271,7 @@ class HostloomAutoConfigurationTest {
             ctx -> {
               assertThat(ctx).hasNotFailed();
               assertThat(ctx).hasSingleBean(DistributedLock.class);
-              assertThat(LockingProbe.describe(ctx.getBean(DistributedLock.class)).namespace())
+              assertThat((ctx.getBean(DistributedLock.class)).describe().namespace())
                   .isEqualTo("mine");
               assertThat(ctx).hasSingleBean(WopiLockProvider.class);
               assertThat(ctx.getBean(LockClock.class)).isSameAs(clock);

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockRetryPolicy;
 import io.hostloom.locking.LockingOptions;
-import io.hostloom.locking.LockingProbe;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.time.Duration;
@@ -62,8 +61,7 @@ class LockingPropertiesTest {
         .run(
             ctx -> {
               assertThat(ctx).hasNotFailed();
-              LockingOptions o =
-                  LockingProbe.options(ctx.getBean(DistributedLock.class)).orElseThrow();
+              LockingOptions o = (ctx.getBean(DistributedLock.class)).options().orElseThrow();
               assertThat(o.namespace()).isEqualTo("every-option");
               assertThat(o.enabled()).isTrue();
               assertThat(o.defaultLease()).isEqualTo(Duration.ofSeconds(11));
@@ -75,7 +73,7 @@ class LockingPropertiesTest {
               assertThat(o.detectReentrancy()).isFalse();
               assertThat(o.maxKeyLength()).isEqualTo(99);
               assertThat(o.wakeOnRelease()).isFalse();
-              assertThat(LockingProbe.describe(ctx.getBean(DistributedLock.class)).lines())
+              assertThat((ctx.getBean(DistributedLock.class)).describe().lines())
                   .anyMatch(l -> l.startsWith(LockingOptions.KEY_WAKE_ON_RELEASE + " = false"))
                   .anyMatch(l -> l.contains(LockingOptions.KEY_MAX_HOLD + " = PT18M31S (strict)"));
             });
@@ -88,10 +86,7 @@ class LockingPropertiesTest {
         .withPropertyValues("hostloom.locking.namespace=off", "hostloom.locking.enabled=false")
         .run(
             ctx ->
-                assertThat(
-                        LockingProbe.options(ctx.getBean(DistributedLock.class))
-                            .orElseThrow()
-                            .enabled())
+                assertThat((ctx.getBean(DistributedLock.class)).options().orElseThrow().enabled())
                     .isFalse());
   }
 

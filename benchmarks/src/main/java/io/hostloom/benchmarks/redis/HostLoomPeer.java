@@ -5,7 +5,6 @@ import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockNotAcquiredException;
 import io.hostloom.locking.LockOptions;
 import io.hostloom.locking.LockingOptions;
-import io.hostloom.locking.LockingProbe;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.redis.RedisLockBackend;
@@ -86,13 +85,13 @@ final class HostLoomPeer implements LockPeer {
         "uncontended/throughput: `tryAcquire(key)` (one attempt) + `close()`; hand-off:"
             + " `acquire(key, maxWait 5 s)` with the default retry policy (linear 10 x 50 ms +"
             + " 50 ms jitter), wake-on-release "
-            + (LockingProbe.options(lock).orElseThrow().wakeOnRelease() ? "on" : "off"));
+            + (lock.options().orElseThrow().wakeOnRelease() ? "on" : "off"));
   }
 
   @Override
   public String waitingMode() {
     LockBackend spi = backend; // the module may or may not implement the signal yet
-    return spi instanceof ReleaseSignal && LockingProbe.options(lock).orElseThrow().wakeOnRelease()
+    return spi instanceof ReleaseSignal && lock.options().orElseThrow().wakeOnRelease()
         ? "wake-up (release signal over pub/sub), polling as fallback"
         : "polling (retry policy; the backend offers no release signal to the kernel)";
   }
