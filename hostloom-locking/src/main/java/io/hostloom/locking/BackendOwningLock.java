@@ -10,13 +10,13 @@ import org.slf4j.Logger;
  * {@link #close()} closes the lock first (in-flight acquisitions end, their calls are cancelled),
  * then the backend, once.
  */
-final class BackendOwningLock implements KernelLock {
-  private final KernelLock lock;
+final class BackendOwningLock implements DistributedLock {
+  private final DistributedLock lock;
   private final AutoCloseable backend;
   private final Logger log;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  BackendOwningLock(KernelLock lock, AutoCloseable backend, Logger log) {
+  BackendOwningLock(DistributedLock lock, AutoCloseable backend, Logger log) {
     this.lock = lock;
     this.backend = backend;
     this.log = log;
@@ -60,7 +60,7 @@ final class BackendOwningLock implements KernelLock {
   }
 
   @Override
-  public LockingOptions options() {
+  public Optional<LockingOptions> options() {
     return lock.options();
   }
 

@@ -296,7 +296,7 @@ public interface DistributedLock extends AutoCloseable {
         Objects.requireNonNull(backend, "backend (required when locking is enabled)");
       }
       Logger log = logger != null ? logger : LoggerFactory.getLogger(loggerName);
-      KernelLock lock =
+      DistributedLock lock =
           options.enabled()
               ? new LeaseLock(options, backend, clock, listener, log)
               : new DisabledLock(options, listener, log);

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockingOptions;
-import io.hostloom.locking.LockingProbe;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
@@ -31,9 +30,7 @@ public abstract class StarterDependenciesContract {
             .web(WebApplicationType.NONE)
             .properties("spring.config.name=hostloom-starter-check", "spring.main.banner-mode=off")
             .run()) {
-      assertThat(
-              LockingProbe.options(context.getBean(DistributedLock.class))
-                  .map(LockingOptions::namespace))
+      assertThat(context.getBean(DistributedLock.class).options().map(LockingOptions::namespace))
           .hasValue("from-yaml");
       assertThat(LoggingSystem.get(getClass().getClassLoader()).getClass().getName())
           .isEqualTo("org.springframework.boot.logging.logback.LogbackLoggingSystem");
