@@ -14,9 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -98,7 +95,8 @@ final class LockCommand implements java.util.concurrent.Callable<Integer> {
       converter = Durations.class,
       description =
           "Keep the lock at least this long after the grant, also when COMMAND ends sooner (a job"
-              + " that runs on several machines at once then runs once per period).")
+              + " that runs on several machines at once then runs once per period). hostloom"
+              + " exits when COMMAND does; the lease on the backend runs out at the minimum.")
   Duration minHold;
 
   @Option(
@@ -137,7 +135,6 @@ final class LockCommand implements java.util.concurrent.Callable<Integer> {
         err.flush();
         return ExitCodes.BUSY;
       }
-      long grantedAt = System.nanoTime();
       try (LockHandle handle = granted.get()) {
         CompletableFuture<LossReason> lost = handle.lost();
         int status;
@@ -147,9 +144,6 @@ final class LockCommand implements java.util.concurrent.Callable<Integer> {
           err.println("hostloom: " + e.getMessage());
           err.flush();
           return e.exitCode();
-        }
-        if (!lost.isDone() && supervisor.caughtSignal() == null) {
-          holdUntilMinimum(lost, grantedAt);
         }
         if (lost.isDone()) {
           err.println(
@@ -188,7 +182,7 @@ final class LockCommand implements java.util.concurrent.Callable<Integer> {
     return LockingOptions.builder()
         .namespace(namespace)
         .defaultLease(lease)
-        .maxLease(lease)
+        .maxLease(minHold != null && minHold.compareTo(lease) > 0 ? minHold : lease)
         .maxHold(maxHold != null ? maxHold : NO_MAX_HOLD)
         .autoExtend(true)
         .build();
@@ -199,7 +193,7 @@ final class LockCommand implements java.util.concurrent.Callable<Integer> {
       return lock.tryAcquire(name, lockOptions());
     }
     Optional<LockHandle> first =
-        lock.tryAcquire(name, LockOptions.builder().lease(lease).maxWait(Duration.ZERO).build());
+        lock.tryAcquire(name, lockOptions().toBuilder().maxWait(Duration.ZERO).build());
     if (first.isPresent()) {
       return first;
     }
@@ -214,6 +208,10 @@ final class LockCommand implements java.util.concurrent.Callable<Integer> {
 
   private LockOptions lockOptions() {
     LockOptions.Builder b = LockOptions.builder().lease(lease).autoExtend(true);
+    if (minHold != null) {
+      // the kernel keeps the lease to the minimum when the handle closes earlier (on the backend)
+      b.minimumHold(minHold);
+    }
     if (skipIfBusy) {
       return b.maxWait(Duration.ZERO).build();
     }
@@ -234,26 +232,5 @@ final class LockCommand implements java.util.concurrent.Callable<Integer> {
         child.owner(),
         "HOSTLOOM_NAMESPACE",
         namespace);
-  }
-
-  /**
-   * --min-hold without a kernel option for it: the handle stays open (auto-extension keeps the
-   * lease) until the minimum has passed since the grant, the lease is lost, or a signal arrives.
-   */
-  private void holdUntilMinimum(CompletableFuture<LossReason> lost, long grantedAt) {
-    if (minHold == null) {
-      return;
-    }
-    long left = minHold.toNanos() - (System.nanoTime() - grantedAt);
-    if (left <= 0) {
-      return;
-    }
-    try {
-      lost.get(left, TimeUnit.NANOSECONDS);
-    } catch (TimeoutException | ExecutionException e) {
-      // the minimum has passed (or the loss is read by the caller)
-    } catch (InterruptedException e) {
-      // a signal: release now
-    }
   }
 }
