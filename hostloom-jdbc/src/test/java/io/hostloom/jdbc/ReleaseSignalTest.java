@@ -9,6 +9,7 @@ import io.hostloom.testkit.capability.ReleaseSignalSuite;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.OptionalInt;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
@@ -31,6 +32,11 @@ class ReleaseSignalTest extends ReleaseSignalSuite {
   protected void awaitSignalReady(LockBackend instance) {
     JdbcLockBackend b = (JdbcLockBackend) instance;
     TestTiming.await("listening", b::isListeningForReleases, WAIT);
+  }
+
+  @Override
+  protected OptionalInt pendingWaits(LockBackend instance) {
+    return OptionalInt.of(((JdbcLockBackend) instance).pendingReleaseWaits());
   }
 
   @Override
