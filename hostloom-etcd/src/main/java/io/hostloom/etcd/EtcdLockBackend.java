@@ -34,6 +34,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -174,11 +175,11 @@ public final class EtcdLockBackend
           }
           TxnResponse again = r.getTxnResponses().get(0);
           if (again.isSucceeded()) { // the owner's own live lease: new expiry, same token and data
-            revokeLater(again.getPutResponses().get(0).getPrevKv().getLease());
+            revokeSuperseded(again.getPutResponses().get(0).getPrevKv().getLease(), leaseId);
             return CompletableFuture.completedFuture(
                 AcquireOutcome.granted(single(again.getGetResponses().get(0)).getModRevision()));
           }
-          revokeLater(leaseId);
+          revokeUnused(leaseId, again);
           return holder(again).thenApply(h -> AcquireOutcome.held(h.orElseThrow(this::noHolder)));
         });
   }
@@ -200,10 +201,10 @@ public final class EtcdLockBackend
                 .commit(),
         (leaseId, r) -> {
           if (r.isSucceeded()) {
-            revokeLater(r.getPutResponses().get(0).getPrevKv().getLease());
+            revokeSuperseded(r.getPutResponses().get(0).getPrevKv().getLease(), leaseId);
             return CompletableFuture.completedFuture(ExtendOutcome.succeeded());
           }
-          revokeLater(leaseId);
+          revokeUnused(leaseId, r);
           return holder(r)
               .thenApply(h -> h.map(ExtendOutcome::mismatch).orElseGet(ExtendOutcome::absent));
         });
@@ -255,11 +256,11 @@ public final class EtcdLockBackend
                 .commit(),
         (leaseId, r) -> {
           if (r.isSucceeded()) {
-            revokeLater(r.getPutResponses().get(0).getPrevKv().getLease());
+            revokeSuperseded(r.getPutResponses().get(0).getPrevKv().getLease(), leaseId);
             return CompletableFuture.completedFuture(
                 ReplaceOutcome.replaced(r.getHeader().getRevision()));
           }
-          revokeLater(leaseId);
+          revokeUnused(leaseId, r);
           return holder(r)
               .thenApply(h -> h.map(ReplaceOutcome::mismatch).orElseGet(ReplaceOutcome::absent));
         });
@@ -409,18 +410,31 @@ public final class EtcdLockBackend
                 result.completeExceptionally(EtcdFailures.map(operation, e, state.get() == SENT));
               }
             });
-    ScheduledFuture<?> deadline =
-        timer.schedule(
-            () -> {
-              boolean neverSent = state.compareAndSet(NEW, ABANDONED);
-              String message = "etcd " + operation + " timed out after " + commandTimeout;
-              result.completeExceptionally(
-                  neverSent
-                      ? LockBackendException.unavailable(message + " (never sent)", null)
-                      : LockBackendException.timeout(message, null));
-            },
-            commandTimeout.toNanos(),
-            TimeUnit.NANOSECONDS);
+    Runnable timeout =
+        () -> {
+          boolean neverSent = state.compareAndSet(NEW, ABANDONED);
+          String message = "etcd " + operation + " timed out after " + commandTimeout;
+          result.completeExceptionally(
+              neverSent
+                  ? LockBackendException.unavailable(message + " (never sent)", null)
+                  : LockBackendException.timeout(message, null));
+        };
+    ScheduledFuture<?> deadline;
+    try {
+      deadline = timer.schedule(timeout, commandTimeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException closedMeanwhile) {
+      // close() shut the timer down since the check above: SPI calls never throw, so the call
+      // still answers, bounded by the JDK's delayer (a call not yet sent is not sent at all)
+      if (state.compareAndSet(NEW, ABANDONED)) {
+        result.completeExceptionally(
+            LockBackendException.unavailable(
+                "etcd " + operation + ": backend closed", closedMeanwhile));
+      } else {
+        CompletableFuture.delayedExecutor(commandTimeout.toNanos(), TimeUnit.NANOSECONDS)
+            .execute(timeout);
+      }
+      return result;
+    }
     result.whenComplete((v, e) -> deadline.cancel(false));
     return result;
   }
@@ -497,6 +511,28 @@ public final class EtcdLockBackend
 
   private LockBackendException noHolder() {
     return LockBackendException.other("etcd refused a grant without a holder", null);
+  }
+
+  /**
+   * Revokes the lease a write moved the owner key away from, unless it is the lease the key is on
+   * now: a transaction applied twice (a client that re-sends after a lost answer) finds its own
+   * lease as the previous one, and revoking that would delete the key it just wrote.
+   */
+  private void revokeSuperseded(long previous, long current) {
+    if (previous != current) {
+      revokeLater(previous);
+    }
+  }
+
+  /**
+   * Revokes the lease a refused write granted for itself, unless the refusal saw the owner key on
+   * it (the same write applied twice: the first application put the key there).
+   */
+  private void revokeUnused(long leaseId, TxnResponse refusal) {
+    List<KeyValue> owner = refusal.getGetResponses().get(0).getKvs();
+    if (owner.isEmpty() || owner.get(0).getLease() != leaseId) {
+      revokeLater(leaseId);
+    }
   }
 
   private void revokeLater(long leaseId) {

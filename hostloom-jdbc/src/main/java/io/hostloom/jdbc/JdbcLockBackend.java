@@ -13,7 +13,9 @@ import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.ReplaceOutcome;
 import io.hostloom.locking.spi.support.BackendArguments;
 import io.hostloom.locking.spi.support.LeaseRounding;
+import io.hostloom.locking.spi.support.ReleaseWaitRegistry;
 import io.hostloom.locking.spi.support.SpiLimits;
+import io.hostloom.locking.time.LockClock;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -23,8 +25,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -91,6 +91,9 @@ public final class JdbcLockBackend
   /** Longer leases are shortened to this: effectively for ever. */
   public static final Duration MAX_LEASE = Duration.ofDays(36_500);
 
+  /** Rows per statement of MariaDB's purge. */
+  static final int PURGE_BATCH = 1000;
+
   /** Slack per statement beyond the command timeout in {@link #minimumPurgeAge()}. */
   static final long PURGE_SLACK_SECONDS = 5;
 
@@ -110,7 +113,8 @@ public final class JdbcLockBackend
   private final StatementRunner runner;
   private final ScheduledThreadPoolExecutor timer;
   private final ThreadPoolExecutor ownedExecutor;
-  private final ReleaseWaits releaseWaits;
+  private final ReleaseWaitRegistry waits;
+  private final ReleaseWaits releaseWaits; // null: notifications off, only maxWait ends a wait
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private JdbcLockBackend(Builder b) {
@@ -120,6 +124,7 @@ public final class JdbcLockBackend
     this.commandTimeout = b.commandTimeout;
     this.timer = new ScheduledThreadPoolExecutor(1, daemonThreads("hostloom-jdbc-timer"));
     timer.setRemoveOnCancelPolicy(true);
+    this.waits = new ReleaseWaitRegistry(LockClock.system(timer));
     Executor executor = b.executor;
     if (executor == null) {
       ownedExecutor =
@@ -157,11 +162,9 @@ public final class JdbcLockBackend
     return table;
   }
 
-  /** Release waits not yet ended, where the dialect polls (for tests); else empty. */
-  java.util.OptionalInt pendingReleaseWaits() {
-    return releaseWaits instanceof PollingReleaseWatcher p
-        ? java.util.OptionalInt.of(p.pendingWaits())
-        : java.util.OptionalInt.empty();
+  /** Release waits not yet ended (for tests). */
+  int pendingReleaseWaits() {
+    return waits.pending();
   }
 
   /** The SQL engine this backend speaks. */
@@ -217,8 +220,13 @@ public final class JdbcLockBackend
   /**
    * Deletes rows whose lease ended (expired, or was released) more than {@code olderThan} ago, but
    * never less than {@link #minimumPurgeAge()} ago: housekeeping for keys that are not used again;
-   * an ended row never blocks a grant either way. One statement, conditioned on the end, so a live
-   * lease is never removed. Bounded by the command timeout like every call.
+   * an ended row never blocks a grant either way. Conditioned on the end, so a live lease is never
+   * removed. PostgreSQL: one statement (it locks only the rows it deletes), bounded by the command
+   * timeout like every call. MariaDB: per range of {@value #PURGE_BATCH} keys, a lock-free read of
+   * the range and a delete of its ended rows, each statement bounded by the command timeout, so
+   * lock statements on the table wait for one batch at most (one delete over the table under
+   * MariaDB's default REPEATABLE READ would lock every row and gap it scans until it ends); a
+   * failed statement fails the purge, rows deleted by earlier batches stay deleted.
    *
    * @return the number of rows deleted
    */
@@ -229,7 +237,29 @@ public final class JdbcLockBackend
     }
     Duration age = olderThan.compareTo(minimumPurgeAge()) < 0 ? minimumPurgeAge() : olderThan;
     long millis = age.compareTo(MAX_LEASE) > 0 ? MAX_LEASE.toMillis() : age.toMillis();
+    if (dialect instanceof MariaDbDialect mariaDb) {
+      return purgeBatches(mariaDb, "", millis, 0);
+    }
     return run("purgeExpired", dialect.purgeExpired(millis));
+  }
+
+  /**
+   * MariaDB's purge: for each range of {@value #PURGE_BATCH} keys in key order (read without
+   * locks), one short delete of its ended rows; so a lock statement waits for one batch at most.
+   */
+  private CompletableFuture<Integer> purgeBatches(
+      MariaDbDialect mariaDb, String afterKey, long millis, int deleted) {
+    return run("purgeExpired", mariaDb.purgeRange(afterKey, PURGE_BATCH))
+        .thenCompose(
+            range ->
+                range.lastKey() == null
+                    ? CompletableFuture.completedFuture(deleted)
+                    : run("purgeExpired", mariaDb.purgeBatch(afterKey, range.lastKey(), millis))
+                        .thenCompose(
+                            n ->
+                                range.rows() < PURGE_BATCH
+                                    ? CompletableFuture.completedFuture(deleted + n)
+                                    : purgeBatches(mariaDb, range.lastKey(), millis, deleted + n)));
   }
 
   /**
@@ -285,21 +315,11 @@ public final class JdbcLockBackend
   public CompletableFuture<Boolean> awaitRelease(String key, Duration maxWait) {
     ARGUMENTS.awaitRelease(key, maxWait);
     String storedKey = StoredText.key(key);
-    if (maxWait.isZero() || closed.get()) {
-      return CompletableFuture.completedFuture(false);
+    CompletableFuture<Boolean> wait = waits.await(storedKey, maxWait);
+    if (releaseWaits != null && !wait.isDone()) {
+      releaseWaits.started(storedKey, wait);
     }
-    if (releaseWaits != null) {
-      return releaseWaits.await(storedKey, maxWait);
-    }
-    CompletableFuture<Boolean> elapsed = new CompletableFuture<>();
-    try {
-      ScheduledFuture<?> t =
-          timer.schedule(() -> elapsed.complete(false), maxWait.toNanos(), TimeUnit.NANOSECONDS);
-      CompletableFuture<?> unused = elapsed.whenComplete((r, e) -> t.cancel(false));
-    } catch (RejectedExecutionException e) {
-      elapsed.complete(false);
-    }
-    return elapsed;
+    return wait;
   }
 
   @Override
@@ -319,6 +339,7 @@ public final class JdbcLockBackend
       if (releaseWaits != null) {
         releaseWaits.close();
       }
+      waits.close();
       shutdownThreads();
     }
   }
@@ -377,7 +398,7 @@ public final class JdbcLockBackend
           key -> run("release poll", mariaDb.releaseState(key)), timer);
     }
     try {
-      return new ReleaseListener(dataSource, table.notificationChannel(), commandTimeout, timer);
+      return new ReleaseListener(dataSource, table.notificationChannel(), commandTimeout, waits);
     } catch (NoClassDefFoundError e) {
       throw new IllegalStateException(
           "release notifications need the PostgreSQL JDBC driver (org.postgresql:postgresql) on"

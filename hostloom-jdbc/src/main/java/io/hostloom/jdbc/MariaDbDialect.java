@@ -54,6 +54,7 @@ final class MariaDbDialect implements Dialect {
   private final String replace;
   private final String read;
   private final String purgeExpired;
+  private final String purgeRange;
   private final String probe;
   private final String releaseState;
 
@@ -116,12 +117,24 @@ final class MariaDbDialect implements Dialect {
             SELECT owner, data, fencing_token, {REMAINING} FROM {T}
             WHERE lock_key = ? AND {LIVE}""");
 
-    // an ended row's acquired_at is its release (or insert) time; otherwise before expires_at
+    // an ended row's acquired_at is its release (or insert) time; otherwise before expires_at.
+    // The backend deletes by key range, one batch of rows at a time (see purgeBatch): one
+    // statement over the table under REPEATABLE READ (the default, and SET STATEMENT cannot
+    // change it) would next-key lock every row and gap it scans, live leases included, until done
     purgeExpired =
         sql(
             """
-            DELETE FROM {T} WHERE GREATEST(expires_at, acquired_at) <= {NOW} - INTERVAL ? MICROSECOND
+            DELETE FROM {T}
+            WHERE lock_key > ? AND lock_key <= ?
+              AND GREATEST(expires_at, acquired_at) <= {NOW} - INTERVAL ? MICROSECOND
             RETURNING 1""");
+
+    // a plain (consistent, lock-free) read of the next batch's key range
+    purgeRange =
+        sql(
+            """
+            SELECT MAX(lock_key), COUNT(*)
+            FROM (SELECT lock_key FROM {T} WHERE lock_key > ? ORDER BY lock_key LIMIT ?) batch""");
 
     probe = sql("SELECT 1 FROM {T} WHERE 1 = 0");
 
@@ -253,9 +266,48 @@ final class MariaDbDialect implements Dialect {
     return Dialect.readCall(read, key);
   }
 
+  /**
+   * Not one statement on MariaDB: the backend purges in batches ({@link #purgeRange} then {@link
+   * #purgeBatch}), so other statements wait for one batch at most.
+   */
   @Override
   public Call<Integer> purgeExpired(long ageMillis) {
-    return new Call<>(purgeExpired, s -> s.setLong(1, ageMillis * 1000), Dialect::countRows);
+    throw new UnsupportedOperationException("MariaDB purges in batches: purgeRange, purgeBatch");
+  }
+
+  /** The next batch's keys: after {@code afterKey}, at most {@code limit} rows, ended or not. */
+  record PurgeRange(String lastKey, int rows) {}
+
+  /**
+   * The key range of the next {@code limit} rows after {@code afterKey} ({@code ""}: from the
+   * first), by a plain read that locks nothing; {@code lastKey} is null when there are none.
+   */
+  Call<PurgeRange> purgeRange(String afterKey, int limit) {
+    return new Call<>(
+        purgeRange,
+        s -> {
+          s.setString(1, afterKey);
+          s.setInt(2, limit);
+        },
+        rows -> {
+          rows.next();
+          return new PurgeRange(rows.getString(1), rows.getInt(2));
+        });
+  }
+
+  /**
+   * Deletes the rows of keys in ({@code afterKey}, {@code lastKey}] that ended {@code ageMillis}
+   * ago or more; it locks only that range.
+   */
+  Call<Integer> purgeBatch(String afterKey, String lastKey, long ageMillis) {
+    return new Call<>(
+        purgeExpired,
+        s -> {
+          s.setString(1, afterKey);
+          s.setString(2, lastKey);
+          s.setLong(3, ageMillis * 1000);
+        },
+        Dialect::countRows);
   }
 
   /**

@@ -1,10 +1,7 @@
 package io.hostloom.jdbc;
 
-import java.time.Duration;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -19,8 +16,9 @@ import java.util.function.Function;
  * PostgreSQL. So the hand-off latency is at most the interval current when the release happened,
  * and each waiting caller costs one read per interval. The first read may answer after the release
  * it should see (it is queued like any call); a tombstone younger than the wait then counts as a
- * release after the wait's start. A failed read is skipped (the next one follows on schedule);
- * {@code maxWait} ends the wait.
+ * release after the wait's start. A failed read is skipped (the next one follows on schedule); the
+ * wait itself, its {@code maxWait} and its end at close are the backend's {@code
+ * ReleaseWaitRegistry}'s.
  */
 final class PollingReleaseWatcher implements ReleaseWaits {
   static final long FIRST_POLL_MILLIS = 5;
@@ -34,7 +32,6 @@ final class PollingReleaseWatcher implements ReleaseWaits {
 
   private final Function<String, CompletableFuture<Optional<State>>> read;
   private final ScheduledExecutorService timer;
-  private final Set<Wait> waits = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
   PollingReleaseWatcher(
@@ -48,59 +45,39 @@ final class PollingReleaseWatcher implements ReleaseWaits {
     return !closed;
   }
 
-  /** Waits not yet ended (for tests). */
-  int pendingWaits() {
-    return waits.size();
-  }
-
   @Override
-  public CompletableFuture<Boolean> await(String storedKey, Duration maxWait) {
-    long now = System.nanoTime();
-    Wait wait = new Wait(storedKey, now, now + maxWait.toNanos());
-    waits.add(wait);
-    CompletableFuture<?> unused = wait.signal.whenComplete((r, e) -> waits.remove(wait));
-    if (closed) {
-      wait.signal.complete(false);
-    } else {
-      wait.poll(FIRST_POLL_MILLIS);
-    }
-    return wait.signal;
+  public void started(String storedKey, CompletableFuture<Boolean> wait) {
+    new Poll(storedKey, System.nanoTime(), wait).poll(FIRST_POLL_MILLIS);
   }
 
   @Override
   public void close() {
     closed = true;
-    waits.forEach(w -> w.signal.complete(false));
   }
 
-  /** One waiting caller; identity is its equality. Polls run one at a time. */
-  private final class Wait {
+  /** The reads of one wait, one at a time, until the wait ends (woken, maxWait, closed). */
+  private final class Poll {
     final String key;
     final long startNanos;
-    final long deadlineNanos;
-    final CompletableFuture<Boolean> signal = new CompletableFuture<>();
+    final CompletableFuture<Boolean> signal;
     Optional<State> previous; // null before the first answer
 
-    Wait(String key, long startNanos, long deadlineNanos) {
+    Poll(String key, long startNanos, CompletableFuture<Boolean> signal) {
       this.key = key;
       this.startNanos = startNanos;
-      this.deadlineNanos = deadlineNanos;
+      this.signal = signal;
     }
 
     void schedule(long delayMillis) {
-      long left = deadlineNanos - System.nanoTime();
-      long delay = TimeUnit.MILLISECONDS.toNanos(delayMillis);
+      if (signal.isDone()) {
+        return;
+      }
       try {
-        if (delay >= left) {
-          var unused =
-              timer.schedule(() -> signal.complete(false), Math.max(0, left), TimeUnit.NANOSECONDS);
-        } else {
-          var unused =
-              timer.schedule(
-                  () -> poll(Math.min(MAX_POLL_MILLIS, delayMillis * 2)),
-                  delay,
-                  TimeUnit.NANOSECONDS);
-        }
+        var unused =
+            timer.schedule(
+                () -> poll(Math.min(MAX_POLL_MILLIS, delayMillis * 2)),
+                delayMillis,
+                TimeUnit.MILLISECONDS);
       } catch (RejectedExecutionException e) {
         signal.complete(false);
       }
@@ -121,7 +98,7 @@ final class PollingReleaseWatcher implements ReleaseWaits {
                   (state, failure) -> {
                     if (failure == null && released(state)) {
                       signal.complete(true);
-                    } else if (!signal.isDone()) {
+                    } else {
                       schedule(nextMillis);
                     }
                   });

@@ -1,18 +1,10 @@
 package io.hostloom.jdbc;
 
-import io.hostloom.locking.spi.ReleaseSignal;
+import io.hostloom.locking.spi.support.ReleaseWaitRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
 import org.postgresql.PGConnection;
@@ -21,9 +13,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Holds one connection in {@code LISTEN} on the table's channel and wakes {@link #await} callers
- * when their key is announced by a release. The only class that needs the PostgreSQL driver's API
- * ({@link PGConnection#getNotifications(int)}), so it is loaded only when notifications are on.
+ * Holds one connection in {@code LISTEN} on the table's channel and wakes the registry's waits of a
+ * key when a release announces it. The only class that needs the PostgreSQL driver's API ({@link
+ * PGConnection#getNotifications(int)}), so it is loaded only when notifications are on.
  *
  * <p>The connection comes from a data source of its own (never the operations pool by default, see
  * {@link JdbcLockBackend.Builder#listenerDataSource}) and goes back to it only after {@code
@@ -47,18 +39,17 @@ final class ReleaseListener implements ReleaseWaits {
   private final DataSource dataSource;
   private final String channel;
   private final int queryTimeoutSeconds;
-  private final ScheduledExecutorService timer;
-  private final Map<String, Set<Waiter>> waiters = new ConcurrentHashMap<>();
+  private final ReleaseWaitRegistry waiters;
   private final Thread thread;
   private volatile boolean closed;
   private volatile boolean listening;
 
   ReleaseListener(
-      DataSource dataSource, String channel, Duration timeout, ScheduledExecutorService timer) {
+      DataSource dataSource, String channel, Duration timeout, ReleaseWaitRegistry waiters) {
     this.dataSource = dataSource;
     this.channel = channel;
     this.queryTimeoutSeconds = (int) Math.max(1, Math.min(3600, (timeout.toMillis() + 999) / 1000));
-    this.timer = timer;
+    this.waiters = waiters;
     this.thread = new Thread(this::loop, "hostloom-jdbc-listener");
     thread.setDaemon(true);
     thread.start();
@@ -69,56 +60,12 @@ final class ReleaseListener implements ReleaseWaits {
     return listening;
   }
 
-  /** One wait; identity is its equality (futures have no defined equals). */
-  private static final class Waiter {
-    final CompletableFuture<Boolean> signal = new CompletableFuture<>();
-  }
-
-  /** See {@link ReleaseSignal#awaitRelease}; {@code storedKey} is the key's stored form. */
-  @Override
-  public CompletableFuture<Boolean> await(String storedKey, Duration maxWait) {
-    Waiter waiter = new Waiter();
-    CompletableFuture<Boolean> signal = waiter.signal;
-    if (closed) {
-      signal.complete(false);
-      return signal;
-    }
-    waiters.compute(
-        storedKey,
-        (k, set) -> {
-          Set<Waiter> s = set != null ? set : ConcurrentHashMap.newKeySet();
-          s.add(waiter);
-          return s;
-        });
-    CompletableFuture<?> unused = signal.whenComplete((r, e) -> forget(storedKey, waiter));
-    try {
-      ScheduledFuture<?> expiry =
-          timer.schedule(() -> signal.complete(false), maxWait.toNanos(), TimeUnit.NANOSECONDS);
-      unused = signal.whenComplete((r, e) -> expiry.cancel(false));
-    } catch (RejectedExecutionException e) {
-      signal.complete(false); // closed meanwhile
-    }
-    return signal;
-  }
-
-  private void forget(String storedKey, Waiter waiter) {
-    waiters.computeIfPresent(
-        storedKey,
-        (k, set) -> {
-          set.remove(waiter);
-          return set.isEmpty() ? null : set;
-        });
-  }
-
   private void wake(String storedKey) {
-    Set<Waiter> set = waiters.get(storedKey);
-    if (set != null) {
-      set.forEach(w -> w.signal.complete(true));
-    }
+    waiters.wakeAll(storedKey);
   }
 
   private void wakeAll() {
-    waiters.values().forEach(set -> set.forEach(w -> w.signal.complete(true)));
+    waiters.wakeEveryKey();
   }
 
   private void loop() {
@@ -205,11 +152,10 @@ final class ReleaseListener implements ReleaseWaits {
     }
   }
 
-  /** Stops listening, wakes every waiter with {@code false}, and waits briefly for the thread. */
+  /** Stops listening and waits briefly for the thread (the backend ends the waits). */
   @Override
   public void close() {
     closed = true;
-    waiters.values().forEach(set -> set.forEach(w -> w.signal.complete(false)));
     LockSupport.unpark(thread);
     try {
       thread.join(POLL_MILLIS * 4L);

@@ -1,17 +1,22 @@
 package io.hostloom.jdbc;
 
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
-/** How a backend waits for releases: LISTEN/NOTIFY (PostgreSQL) or polling (MariaDB). */
+/**
+ * What wakes the backend's release waits (kept in its {@code ReleaseWaitRegistry}): LISTEN/NOTIFY
+ * (PostgreSQL) or polling (MariaDB).
+ */
 interface ReleaseWaits extends AutoCloseable {
   /** Whether signals can arrive right now. */
   boolean isListening();
 
-  /** See {@link io.hostloom.locking.spi.ReleaseSignal#awaitRelease}; the key in stored form. */
-  CompletableFuture<Boolean> await(String storedKey, Duration maxWait);
+  /**
+   * A wait on {@code storedKey} was registered; a poller reads the key until {@code wait} ends. A
+   * listener, woken by announcements, does nothing.
+   */
+  default void started(String storedKey, CompletableFuture<Boolean> wait) {}
 
-  /** Stops; pending waits complete with {@code false}. */
+  /** Stops; the backend ends the pending waits. */
   @Override
   void close();
 }

@@ -25,7 +25,7 @@ class MariaDbReleaseSignalTest extends ReleaseSignalSuite {
 
   @Override
   protected OptionalInt pendingWaits(LockBackend instance) {
-    return ((JdbcLockBackend) instance).pendingReleaseWaits();
+    return OptionalInt.of(((JdbcLockBackend) instance).pendingReleaseWaits());
   }
 
   /**

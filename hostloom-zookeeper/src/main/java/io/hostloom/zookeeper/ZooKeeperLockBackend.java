@@ -6,8 +6,10 @@ import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.support.BackendArguments;
 import io.hostloom.locking.spi.support.DelegatingLockBackend;
+import io.hostloom.locking.spi.support.ReleaseWaitRegistry;
 import io.hostloom.locking.spi.support.SpiLimits;
 import io.hostloom.locking.spi.support.VersionedRecordLockBackend;
+import io.hostloom.locking.time.LockClock;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Objects;
@@ -62,7 +64,7 @@ public final class ZooKeeperLockBackend extends DelegatingLockBackend
   private final Duration commandTimeout;
   private final Duration healthTimeout;
   private final ScheduledThreadPoolExecutor timer;
-  private final ReleaseWaiters waiters; // null: release signal off
+  private final ReleaseWaitRegistry waiters; // null: release signal off
   private final ZooKeeperSession session;
   private final ZooKeeperRecordStore store;
   private final VersionedRecordLockBackend<ZooKeeperRecordStore.Version> leases;
@@ -75,15 +77,15 @@ public final class ZooKeeperLockBackend extends DelegatingLockBackend
     this.timer = new ScheduledThreadPoolExecutor(1, ZooKeeperLockBackend::timerThread);
     timer.setRemoveOnCancelPolicy(true);
     String locks = b.root + "/locks";
-    this.waiters = b.releaseSignal ? new ReleaseWaiters(locks, timer) : null;
+    this.waiters = b.releaseSignal ? new ReleaseWaitRegistry(LockClock.system(timer)) : null;
     try {
       this.session =
           new ZooKeeperSession(
               b.connectString,
               (int) Math.min(Integer.MAX_VALUE, b.sessionTimeout.toMillis()),
               waiters == null ? null : locks,
-              waiters,
-              waiters == null ? () -> {} : waiters::wakeAll,
+              waiters == null ? null : new ReleaseEvents(locks, waiters),
+              waiters == null ? () -> {} : waiters::wakeEveryKey,
               timer);
     } catch (IOException | RuntimeException e) {
       timer.shutdownNow();
@@ -132,7 +134,7 @@ public final class ZooKeeperLockBackend extends DelegatingLockBackend
   @Override
   public CompletableFuture<Boolean> awaitRelease(String key, Duration maxWait) {
     BackendArguments.unbounded().awaitRelease(key, maxWait);
-    if (waiters == null || maxWait.isZero() || closed) {
+    if (waiters == null) {
       return CompletableFuture.completedFuture(false);
     }
     return waiters.await(NodeNames.of(key), maxWait);
@@ -199,6 +201,11 @@ public final class ZooKeeperLockBackend extends DelegatingLockBackend
     return session;
   }
 
+  /** The record store under the five operations (for tests that drive it directly). */
+  ZooKeeperRecordStore store() {
+    return store;
+  }
+
   /** The ZooKeeper handle of the current session (for tools; do not close it). */
   ZooKeeper handle() {
     return session.handle();
@@ -209,7 +216,7 @@ public final class ZooKeeperLockBackend extends DelegatingLockBackend
   public void close() {
     closed = true;
     if (waiters != null) {
-      waiters.endAll();
+      waiters.close();
     }
     session.close();
     timer.shutdown();

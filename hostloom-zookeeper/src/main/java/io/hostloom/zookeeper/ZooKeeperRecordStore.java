@@ -28,8 +28,17 @@ import org.apache.zookeeper.data.Stat;
 /**
  * The versioned-record strategy over ZooKeeper: one persistent znode per key, {@code
  * <root>/locks/<name>} ({@link NodeNames}), holding a {@link LeaseNode}; the version is the znode's
- * data version. Lock znodes are never deleted here (a release writes {@link LeaseNode#RELEASED}),
- * so versions only grow and a stale version never matches a later incarnation of the key.
+ * data version. A release writes {@link LeaseNode#RELEASED} rather than deleting the znode.
+ *
+ * <p><b>Version wrap.</b> The data version is an {@code int} the server increments with overflow,
+ * and an expected version of -1 means "any": a write conditioned on a version read as -1 would be
+ * no condition at all, and two writers of one read could both win. So no write here is ever
+ * conditioned on -1. A write on the last version ({@code Integer.MAX_VALUE}), or on a negative one
+ * an older release let the counter wrap to, deletes and recreates the znode in one {@code multi}
+ * (the delete conditioned on that version), so versions start again from 1. A znode found at -1
+ * (only an older release leaves one there) is written together with creating its child {@link
+ * #WRAPPED}: of the writers of one read, only the first creates it; the child stays until the znode
+ * is next recreated.
  *
  * <p><b>The server's now</b> is the {@code mtime} of an unconditional write to {@code
  * <root>/clock}, sent in the same round trip just before each read of a lock znode (a session's
@@ -40,15 +49,25 @@ final class ZooKeeperRecordStore implements VersionedRecordStore<ZooKeeperRecord
   /** The longest lease: 2^50 ms; longer ones are stored as this. */
   static final long MAX_LEASE_MILLIS = 1L << 50;
 
+  /** The guard child of a znode that was found at version -1 (see the class comment). */
+  static final String WRAPPED = "wrapped";
+
+  /** The version at which the next write recreates the znode instead of incrementing it. */
+  static final int LAST_VERSION = Integer.MAX_VALUE;
+
+  /** An expected version of -1 is "any version" to the server: never sent as a condition. */
+  private static final int ANY_VERSION = -1;
+
   private static final byte[] NOTHING = new byte[0];
   private static final CreateOptions PERSISTENT =
       CreateOptions.newBuilder(Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT).build();
 
   /**
-   * What a conditional write needs: the data version read, and whether the record was a live lease
-   * then (a new grant over a live lease is a replace, which is announced to waiters).
+   * What a conditional write needs: the data version read, whether the record was a live lease then
+   * (a new grant over a live lease is a replace, which is announced to waiters), and whether the
+   * znode had a child then (only {@link #WRAPPED} lasts).
    */
-  record Version(int dataVersion, boolean live) {}
+  record Version(int dataVersion, boolean live, boolean hasChild) {}
 
   private final ZooKeeperSession session;
   private final String root;
@@ -122,9 +141,7 @@ final class ZooKeeperRecordStore implements VersionedRecordStore<ZooKeeperRecord
     return connected()
         .thenCompose(
             zk ->
-                (replace
-                        ? announced(zk, path, next, version.dataVersion())
-                        : plainSet(zk, path, next, version.dataVersion()))
+                (replace ? announced(zk, path, next, version) : plainSet(zk, path, next, version))
                     .thenApply(
                         stat ->
                             stat == null
@@ -138,7 +155,7 @@ final class ZooKeeperRecordStore implements VersionedRecordStore<ZooKeeperRecord
     return connected()
         .thenCompose(
             zk ->
-                announced(zk, path, LeaseNode.RELEASED, version.dataVersion())
+                announced(zk, path, LeaseNode.RELEASED, version)
                     .thenApply(
                         stat ->
                             stat == null ? WriteResult.<Version>lost() : WriteResult.deleted()));
@@ -188,34 +205,74 @@ final class ZooKeeperRecordStore implements VersionedRecordStore<ZooKeeperRecord
     boolean live = lease.leaseMillis() > 0 && left > 0;
     return Optional.of(
         new VersionedRecord<>(
-            new Version(s.getVersion(), live),
+            new Version(s.getVersion(), live, s.getNumChildren() > 0),
             lease.owner(),
             lease.data(),
             lease.tokenAt(s.getMzxid()),
             Duration.ofMillis(live ? left : 0)));
   }
 
-  private CompletableFuture<Stat> plainSet(ZooKeeper zk, String path, LeaseNode next, int version) {
-    roundTrips.accept("setData");
-    return conditional(session.setData(zk, path, next.encode(), version), Function.identity());
+  private CompletableFuture<Stat> plainSet(
+      ZooKeeper zk, String path, LeaseNode next, Version version) {
+    List<Op> ops = write(path, next, version);
+    if (ops.size() == 1) {
+      roundTrips.accept("setData");
+      return conditional(
+          session.setData(zk, path, next.encode(), version.dataVersion()), Function.identity());
+    }
+    roundTrips.accept("multi(write)");
+    return conditional(session.multi(zk, ops), ZooKeeperRecordStore::lastSetData);
   }
 
   /**
-   * The conditional {@code setData} of a release or replace, plus creating and deleting the child
-   * {@code released} in the same {@code multi}: other sessions' watches hear a {@code NodeDeleted}
-   * of that child, which grants and extends never cause. Nothing stays behind.
+   * The conditional write of a release or replace, plus creating and deleting the child {@code
+   * released} in the same {@code multi}: other sessions' watches hear a {@code NodeDeleted} of that
+   * child, which grants and extends never cause. Nothing stays behind.
    */
   private CompletableFuture<Stat> announced(
-      ZooKeeper zk, String path, LeaseNode next, int version) {
+      ZooKeeper zk, String path, LeaseNode next, Version version) {
     roundTrips.accept("multi(setData,create,delete)");
-    String signal = path + "/" + ReleaseWaiters.SIGNAL;
-    List<Op> ops =
-        List.of(
-            Op.setData(path, next.encode(), version),
-            Op.create(signal, NOTHING, PERSISTENT),
-            Op.delete(signal, -1));
-    return conditional(
-        session.multi(zk, ops), results -> ((OpResult.SetDataResult) results.get(0)).getStat());
+    String signal = path + "/" + ReleaseEvents.SIGNAL;
+    List<Op> ops = new ArrayList<>(write(path, next, version));
+    ops.add(Op.create(signal, NOTHING, PERSISTENT));
+    ops.add(Op.delete(signal, ANY_VERSION)); // created just before, in this transaction
+    return conditional(session.multi(zk, ops), ZooKeeperRecordStore::lastSetData);
+  }
+
+  /**
+   * The ops of writing {@code next} over the record read at {@code version}, never conditioned on
+   * -1 (see the class comment): a {@code setData} on that version; at the last or a negative
+   * version, a delete on it and a fresh znode; at -1, the guard child with the write.
+   */
+  private static List<Op> write(String path, LeaseNode next, Version version) {
+    byte[] bytes = next.encode();
+    int v = version.dataVersion();
+    if (v == ANY_VERSION) {
+      // no version condition is possible: the guard child is it (NODEEXISTS for a later writer)
+      return List.of(
+          Op.create(path + "/" + WRAPPED, NOTHING, PERSISTENT), Op.setData(path, bytes, v));
+    }
+    if (v < 0 || v == LAST_VERSION) {
+      List<Op> ops = new ArrayList<>(4);
+      if (version.hasChild()) {
+        ops.add(Op.delete(path + "/" + WRAPPED, ANY_VERSION)); // the delete below is the condition
+      }
+      ops.add(Op.delete(path, v));
+      ops.add(Op.create(path, NOTHING, PERSISTENT));
+      ops.add(Op.setData(path, bytes, 0));
+      return ops;
+    }
+    return List.of(Op.setData(path, bytes, v));
+  }
+
+  private static Stat lastSetData(List<OpResult> results) {
+    Stat stat = null;
+    for (OpResult r : results) {
+      if (r instanceof OpResult.SetDataResult set) {
+        stat = set.getStat();
+      }
+    }
+    return stat;
   }
 
   /** The write's stat, or {@code null} when its version condition failed (nothing changed). */
@@ -228,7 +285,8 @@ final class ZooKeeperRecordStore implements VersionedRecordStore<ZooKeeperRecord
             return done(stat.apply(r));
           }
           Code c = ZooKeeperFailures.code(t);
-          return c == Code.BADVERSION || c == Code.NONODE
+          // NODEEXISTS: another writer of the same read created the guard child first
+          return c == Code.BADVERSION || c == Code.NONODE || c == Code.NODEEXISTS
               ? done(null)
               : CompletableFuture.failedFuture(writeFailure(t));
         });

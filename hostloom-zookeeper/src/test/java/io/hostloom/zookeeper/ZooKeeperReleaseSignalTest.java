@@ -27,6 +27,13 @@ class ZooKeeperReleaseSignalTest extends ReleaseSignalSuite {
         Duration.ofSeconds(10));
   }
 
+  /** Expires the instance's session; it opens a new one (and sets its watch) by itself. */
+  @Override
+  protected boolean dropSignalConnection(LockBackend instance) {
+    ZooKeeperTestServer.shared().expireSession(((ZooKeeperLockBackend) instance).handle());
+    return true;
+  }
+
   @Override
   protected OptionalInt pendingWaits(LockBackend instance) {
     return OptionalInt.of(((ZooKeeperLockBackend) instance).releaseWaiters());

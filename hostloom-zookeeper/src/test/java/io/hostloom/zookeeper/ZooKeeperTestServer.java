@@ -142,6 +142,48 @@ public final class ZooKeeperTestServer implements AutoCloseable {
     }
   }
 
+  /**
+   * Sets the data version of the znode at {@code path} in the running server's tree, as if that
+   * many writes had been made (2^31 and more {@code setData} calls cannot be made in a test: see
+   * {@code ZooKeeperVersionWrapTest}). The server's next write of the znode checks and increments
+   * this value exactly as it would the real count. Test-only: the in-process server's internals.
+   */
+  public void setDataVersion(String path, int version) {
+    org.apache.zookeeper.server.DataNode node = dataTree().getNode(path);
+    if (node == null) {
+      throw new IllegalArgumentException("no znode " + path);
+    }
+    synchronized (node) {
+      node.stat.setVersion(version);
+    }
+  }
+
+  /** The data version of the znode at {@code path} in the server's tree; -2 when absent. */
+  public int dataVersion(String path) {
+    org.apache.zookeeper.server.DataNode node = dataTree().getNode(path);
+    if (node == null) {
+      return -2;
+    }
+    synchronized (node) {
+      return node.stat.getVersion();
+    }
+  }
+
+  private org.apache.zookeeper.server.DataTree dataTree() {
+    try {
+      java.lang.reflect.Field f = TestingServer.class.getDeclaredField("testingZooKeeperServer");
+      f.setAccessible(true);
+      Object testing = f.get(server);
+      java.lang.reflect.Field m = testing.getClass().getDeclaredField("main");
+      m.setAccessible(true);
+      org.apache.curator.test.ZooKeeperServerEmbeddedAdapter main =
+          (org.apache.curator.test.ZooKeeperServerEmbeddedAdapter) m.get(testing);
+      return main.getServerCnxnFactory().getZooKeeperServer().getZKDatabase().getDataTree();
+    } catch (ReflectiveOperationException | ClassCastException e) {
+      throw new IllegalStateException("cannot reach the embedded server's data tree", e);
+    }
+  }
+
   @Override
   public void close() {
     try {

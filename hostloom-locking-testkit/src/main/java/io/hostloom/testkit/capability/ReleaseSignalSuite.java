@@ -35,10 +35,14 @@ import org.junit.jupiter.api.Test;
  * says it announces replaces ({@link #replaceAnnounces()}); refused releases and replaces and
  * expiry wake nobody, so those waits end {@code false} at {@code maxWait}; a zero {@code maxWait}
  * answers {@code false} at once; cancelling a wait frees it and leaves the other waits of the key
- * working; arguments are checked. Not checked: that a release just before the wait began wakes
- * nothing (announcements travel asynchronously and the SPI allows spurious signals).
- * Backend-specific behaviour (reconnects, signals switched off, closing) stays in the backend's own
- * tests.
+ * working; arguments are checked. The edges every backend shares (its waits are a {@code
+ * ReleaseWaitRegistry} in the kernel's {@code spi.support}): a {@code maxWait} of centuries is
+ * accepted (saturated, never an overflow) and still woken by a release; closing an instance ends
+ * its waits {@code false} and later waits answer {@code false} at once; where the backend can drop
+ * its announcement connection ({@link #dropSignalConnection}), the reconnect wakes every pending
+ * wait of every key. Not checked: that a release just before the wait began wakes nothing
+ * (announcements travel asynchronously and the SPI allows spurious signals). Other backend-specific
+ * behaviour (signals switched off) stays in the backend's own tests.
  *
  * <p><b>Time.</b> Waits that must <em>not</em> be woken use {@link #shortWait()} as their {@code
  * maxWait}; the suite lets it pass with {@link #passTime} (a real wait by default; a backend on a
@@ -111,6 +115,15 @@ public abstract class ReleaseSignalSuite {
   /** The longest a signal may take to arrive, scaled by {@link TestTiming}. Default 10 s. */
   protected Duration signalTimeout() {
     return Duration.ofSeconds(10);
+  }
+
+  /**
+   * Drops {@code instance}'s announcement connection (a killed listener session, an expired
+   * session), after which it reconnects by itself; answers whether it did. Default {@code false}:
+   * the backend has no connection the suite can drop, and the reconnect check checks nothing.
+   */
+  protected boolean dropSignalConnection(LockBackend instance) throws Exception {
+    return false;
   }
 
   /** Closes an instance after each test. Default: closes it if {@link AutoCloseable}. */
@@ -277,5 +290,67 @@ public abstract class ReleaseSignalSuite {
     assertThatThrownBy(() -> s.awaitRelease("k", Duration.ofMillis(-1)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("but was PT-0.001S");
+  }
+
+  @Test
+  void aMaxWaitOfCenturiesIsAcceptedAndStillWokenByARelease() {
+    LockBackend holder = instance();
+    LockBackend waiter = instance();
+    String k = key("centuries");
+    get(holder.acquire(k, "a", "", LONG));
+    CompletableFuture<Boolean> wait =
+        signal(waiter).awaitRelease(k, Duration.ofSeconds(Long.MAX_VALUE));
+    passTime(shortWait());
+    assertThat(wait).as("a wait of Long.MAX_VALUE seconds, after a short while").isNotDone();
+    assertThat(get(holder.release(k, "a")).released()).isTrue();
+    assertThat(get(wait)).as("woken by the release").isTrue();
+    assertNoPendingWaits(waiter);
+  }
+
+  @Test
+  void closingAnInstanceEndsItsWaitsFalse() throws Exception {
+    LockBackend holder = instance();
+    LockBackend waiter = newBackend();
+    awaitSignalReady(waiter);
+    if (!(waiter instanceof AutoCloseable) || waiter == holder) {
+      if (!instances.contains(waiter)) {
+        instances.add(waiter);
+      }
+      return; // nothing to close (one object serves every instance)
+    }
+    String k = key("closed");
+    get(holder.acquire(k, "a", "", LONG));
+    CompletableFuture<Boolean> first = signal(waiter).awaitRelease(k, LONG);
+    CompletableFuture<Boolean> other = signal(waiter).awaitRelease(key("other"), LONG);
+    closeBackend(waiter);
+    assertThat(get(first)).as("a wait pending at close").isFalse();
+    assertThat(get(other)).as("a wait on another key pending at close").isFalse();
+    assertThat(get(signal(waiter).awaitRelease(k, LONG))).as("a wait after close").isFalse();
+    assertNoPendingWaits(waiter);
+  }
+
+  @Test
+  void aReconnectWakesEveryPendingWaitOfEveryKey() throws Exception {
+    LockBackend holder = instance();
+    LockBackend waiter = instance();
+    String k = key("reconnect");
+    String other = key("reconnect-other");
+    get(holder.acquire(k, "a", "", LONG));
+    get(holder.acquire(other, "a", "", LONG));
+    CompletableFuture<Boolean> first = signal(waiter).awaitRelease(k, LONG);
+    CompletableFuture<Boolean> second = signal(waiter).awaitRelease(k, LONG);
+    CompletableFuture<Boolean> onOther = signal(waiter).awaitRelease(other, LONG);
+    if (!dropSignalConnection(waiter)) {
+      List.of(first, second, onOther).forEach(w -> w.complete(false));
+      return; // no connection to drop
+    }
+    assertThat(get(first)).as("a release may have been missed meanwhile").isTrue();
+    assertThat(get(second)).as("every wait of the key, even where one release wakes one").isTrue();
+    assertThat(get(onOther)).as("and of every other key").isTrue();
+    awaitSignalReady(waiter);
+    CompletableFuture<Boolean> after = signal(waiter).awaitRelease(k, LONG);
+    assertThat(get(holder.release(k, "a")).released()).isTrue();
+    assertThat(get(after)).as("signals work again after the reconnect").isTrue();
+    assertNoPendingWaits(waiter);
   }
 }

@@ -12,10 +12,9 @@ import io.hostloom.locking.spi.support.LeaseDecision;
 import io.hostloom.locking.spi.support.LeaseOperation;
 import io.hostloom.locking.spi.support.LeaseRounding;
 import io.hostloom.locking.spi.support.LeaseRules;
+import io.hostloom.locking.spi.support.ReleaseWaitRegistry;
 import io.hostloom.locking.time.LockClock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -44,9 +43,7 @@ public final class InMemoryLockBackend implements LockBackend, ReleaseSignal {
 
   private final LockClock clock;
   private final ConcurrentMap<String, Entry> leases = new ConcurrentHashMap<>();
-  // per key, the futures of awaitRelease calls not yet completed; a list is detached when woken
-  private final ConcurrentMap<String, List<CompletableFuture<Boolean>>> waiters =
-      new ConcurrentHashMap<>();
+  private final ReleaseWaitRegistry waiters;
   private final AtomicLong fencing = new AtomicLong();
 
   private record Entry(String owner, String data, long expiresAtNanos, long token) {
@@ -67,6 +64,7 @@ public final class InMemoryLockBackend implements LockBackend, ReleaseSignal {
   /** A backend whose expiry follows {@code clock} (the testkit's manual clock in tests). */
   public InMemoryLockBackend(LockClock clock) {
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.waiters = new ReleaseWaitRegistry(clock);
   }
 
   @Override
@@ -206,50 +204,17 @@ public final class InMemoryLockBackend implements LockBackend, ReleaseSignal {
   @Override
   public CompletableFuture<Boolean> awaitRelease(String key, Duration maxWait) {
     ARGUMENTS.awaitRelease(key, maxWait);
-    if (maxWait.isZero()) {
-      return CompletableFuture.completedFuture(false);
-    }
-    CompletableFuture<Boolean> f = new CompletableFuture<>();
-    waiters.compute(
-        key,
-        (k, list) -> {
-          List<CompletableFuture<Boolean>> l = list != null ? list : new ArrayList<>(2);
-          l.add(f);
-          return l;
-        });
-    LockClock.Timer timer = clock.schedule(maxWait, () -> f.complete(false));
-    // however the wait ends (woken, timed out, cancelled), leave neither timer nor waiter behind
-    var unused =
-        f.whenComplete(
-            (v, e) -> {
-              timer.cancel();
-              waiters.computeIfPresent(
-                  key,
-                  (k, l) -> {
-                    l.remove(f);
-                    return l.isEmpty() ? null : l;
-                  });
-            });
-    return f;
+    return waiters.await(key, maxWait);
   }
 
   /** Wakes every waiter of {@code key}; called after the change, outside the atomic update. */
   private void announceRelease(String key) {
-    List<CompletableFuture<Boolean>> woken = waiters.remove(key);
-    if (woken != null) {
-      for (CompletableFuture<Boolean> f : woken) {
-        f.complete(true);
-      }
-    }
+    waiters.wakeAll(key);
   }
 
   /** The number of {@link #awaitRelease} waits still open, for "nothing left behind" checks. */
   public int waiterCount() {
-    int n = 0;
-    for (List<CompletableFuture<Boolean>> l : waiters.values()) {
-      n += l.size();
-    }
-    return n;
+    return waiters.pending();
   }
 
   @Override

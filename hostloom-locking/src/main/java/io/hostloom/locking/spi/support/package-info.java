@@ -15,6 +15,11 @@
  *       io.hostloom.locking.spi.support.VersionedRecordLockBackend}: the versioned-record strategy
  *       for stores with compare-and-set (etcd, ZooKeeper, Azure Blob), and the one generic backend
  *       that owns the read-decide-conditional-write loop on it;
+ *   <li>{@link io.hostloom.locking.spi.support.ReleaseWaitRegistry}: the pending waits of a {@link
+ *       io.hostloom.locking.spi.ReleaseSignal} per key (await with a {@code maxWait} timer, wake
+ *       one, wake all, wake every key after a reconnect, end all on close) with the one rounding
+ *       rule of {@code maxWait}; every backend's release signal keeps its waits in one, whatever
+ *       carries its announcements;
  *   <li>{@link io.hostloom.locking.spi.support.DelegatingLockBackend}: the five operations
  *       forwarded to another backend, for a public backend class around such a generic one (and the
  *       kernel's test decorators).
