@@ -24,8 +24,8 @@ import org.springframework.integration.leader.event.LeaderEventPublisher;
  * Spring Integration leader election on {@code hostloom-leadership}: a {@link SmartLifecycle} that
  * runs a {@link LeaderElector} for the {@link Candidate}'s role and calls its {@code onGranted} /
  * {@code onRevoked} and publishes {@code OnGrantedEvent} / {@code OnRevokedEvent} (with a {@link
- * LeaderEventPublisher}, by default one over the application's event publisher), in place of
- * {@code LockRegistryLeaderInitiator}.
+ * LeaderEventPublisher}, by default one over the application's event publisher), in place of {@code
+ * LockRegistryLeaderInitiator}.
  *
  * <p><b>The term.</b> The {@link Context} given to the candidate and carried by the events is a
  * {@link TermContext}: {@link TermContext#term()} is the term's fencing token, strictly larger than
@@ -42,7 +42,8 @@ import org.springframework.integration.leader.event.LeaderEventPublisher;
  * initiator's own thread, never on the elector's timer; a callback that throws is logged and
  * ignored. {@code onGranted} that throws {@link InterruptedException} yields.
  */
-public final class HostLoomLeaderInitiator implements SmartLifecycle, ApplicationEventPublisherAware {
+public final class HostLoomLeaderInitiator
+    implements SmartLifecycle, ApplicationEventPublisherAware {
   private static final Logger LOG = LoggerFactory.getLogger(HostLoomLeaderInitiator.class);
 
   private final DistributedLock lock;

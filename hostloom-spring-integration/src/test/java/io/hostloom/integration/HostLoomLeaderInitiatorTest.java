@@ -124,7 +124,8 @@ class HostLoomLeaderInitiatorTest {
     assertThat(first.isLeader()).isFalse();
     assertThat(b.initiator.getContext().term()).isGreaterThan(first.term());
     await(() -> a.events.stream().anyMatch(OnRevokedEvent.class::isInstance));
-    assertThat(a.calls).containsExactly("granted:" + first.term() + ":true", "revoked:" + first.term());
+    assertThat(a.calls)
+        .containsExactly("granted:" + first.term() + ":true", "revoked:" + first.term());
   }
 
   @Test
@@ -159,7 +160,8 @@ class HostLoomLeaderInitiatorTest {
     await(() -> a.initiator.getContext().isLeader());
     long first = a.initiator.getContext().term();
     b.initiator.start();
-    a.faults.failAll(LockFailureKind.UNAVAILABLE, Operation.EXTEND); // renewals fail: lease runs out
+    a.faults.failAll(
+        LockFailureKind.UNAVAILABLE, Operation.EXTEND); // renewals fail: lease runs out
     await(() -> a.calls.contains("revoked:" + first));
     await(() -> b.initiator.getContext().isLeader());
     a.faults.heal();

@@ -39,8 +39,7 @@ class IntegrationAutoConfigurationTest {
               registry.obtain("k").unlock();
               HostLoomLeaderInitiator initiator = ctx.getBean(HostLoomLeaderInitiator.class);
               assertThat(initiator.isRunning()).isTrue(); // a SmartLifecycle, started
-              TestTiming.await(
-                  () -> initiator.getContext().isLeader(), Duration.ofSeconds(20));
+              TestTiming.await(() -> initiator.getContext().isLeader(), Duration.ofSeconds(20));
               assertThat(initiator.getContext().getRole()).isEqualTo("billing");
               assertThat(initiator.getContext().term()).isPositive();
             });

@@ -27,8 +27,7 @@ class ShedLockAutoConfigurationTest {
           .withPropertyValues("hostloom.locking.namespace=app", "hostloom.backend=memory");
 
   private static LockConfiguration job() {
-    return new LockConfiguration(
-        Instant.now(), "nightly", Duration.ofMinutes(1), Duration.ZERO);
+    return new LockConfiguration(Instant.now(), "nightly", Duration.ofMinutes(1), Duration.ZERO);
   }
 
   @Test
@@ -54,12 +53,9 @@ class ShedLockAutoConfigurationTest {
   }
 
   @Test
-  void nothingWithoutShedLockOrWithoutABackend() {
+  void nothingWithoutShedLock() {
     runner
         .withClassLoader(new FilteredClassLoader("net.javacrumbs.shedlock"))
         .run(ctx -> assertThat(ctx).hasNotFailed().doesNotHaveBean(HostLoomLockProvider.class));
-    runner
-        .withPropertyValues("hostloom.locking.enabled=false")
-        .run(ctx -> assertThat(ctx).doesNotHaveBean(HostLoomLockProvider.class));
   }
 }
