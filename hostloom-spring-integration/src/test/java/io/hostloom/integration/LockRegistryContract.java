@@ -20,7 +20,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -165,9 +164,7 @@ abstract class LockRegistryContract {
     HostLoomLock l = a.obtain(key);
     l.lock();
     long first = l.fencingToken();
-    AtomicReference<Object> reason = new AtomicReference<>();
-    l.lost().thenAccept(reason::set);
-    await(() -> reason.get() != null);
+    awaitLoss(l);
     HostLoomLock other = b.obtain(key);
     assertThat(other.tryLock(5, TimeUnit.SECONDS)).isTrue();
     assertThat(l.tryLock()).isFalse(); // the reentrant call notices: another registry holds it
@@ -207,9 +204,7 @@ abstract class LockRegistryContract {
     org.springframework.integration.support.locks.DistributedLock l =
         (org.springframework.integration.support.locks.DistributedLock) a.obtain(key);
     l.lock(lease()); // shorter than the registry's 10 min
-    AtomicReference<Object> reason = new AtomicReference<>();
-    ((HostLoomLock) l).lost().thenAccept(reason::set);
-    await(() -> reason.get() != null); // the per-call lease, not the registry's, ran out
+    awaitLoss(l);
     assertThat(b.obtain(key).tryLock()).isTrue();
     b.obtain(key).unlock();
     assertThatThrownBy(l::unlock).isInstanceOf(ConcurrentModificationException.class);
@@ -218,9 +213,7 @@ abstract class LockRegistryContract {
     org.springframework.integration.support.locks.DistributedLock t =
         (org.springframework.integration.support.locks.DistributedLock) a.obtain(other);
     assertThat(t.tryLock(Duration.ofMillis(100), lease())).isTrue();
-    AtomicReference<Object> reason2 = new AtomicReference<>();
-    ((HostLoomLock) t).lost().thenAccept(reason2::set);
-    await(() -> reason2.get() != null);
+    awaitLoss(t);
     assertThatThrownBy(t::unlock)
         .isInstanceOf(ConcurrentModificationException.class)
         .hasMessageContaining("Lock was released in the store due to expiration.");
@@ -302,9 +295,7 @@ abstract class LockRegistryContract {
               }
             });
     assertThat(other.get(10, TimeUnit.SECONDS)).hasMessageContaining("You do not own lock at");
-    AtomicReference<Object> reason = new AtomicReference<>();
-    l.lost().thenAccept(reason::set);
-    await(() -> reason.get() != null);
+    awaitLoss(l);
     assertThatThrownBy(l::unlock)
         .isExactlyInstanceOf(ConcurrentModificationException.class)
         .hasMessageContaining("Lock was released in the store due to expiration.");
@@ -319,9 +310,7 @@ abstract class LockRegistryContract {
     String key = key("overlap");
     HostLoomLock l = a.obtain(key);
     l.lock();
-    AtomicReference<Object> reason = new AtomicReference<>();
-    l.lost().thenAccept(reason::set);
-    await(() -> reason.get() != null);
+    awaitLoss(l);
     HostLoomLock other = b.obtain(key);
     assertThat(other.tryLock()).isTrue();
     assertThat(l.tryLock()).isFalse(); // the heartbeat-style reentrant call learns of the loss
@@ -467,6 +456,12 @@ abstract class LockRegistryContract {
     } finally {
       initiators.forEach(LockRegistryLeaderInitiator::stop);
     }
+  }
+
+  /** Waits until the lock's current grant is lost (its lease ran out). */
+  private static void awaitLoss(Object lock) {
+    CompletableFuture<?> lost = ((HostLoomLock) lock).lost();
+    await(lost::isDone);
   }
 
   private static void await(BooleanSupplier condition) {
