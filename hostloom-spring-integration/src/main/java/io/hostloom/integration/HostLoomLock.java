@@ -165,8 +165,9 @@ public class HostLoomLock implements Lock {
     }
     try {
       return holdOrUndo(registry.lease(), 0);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt(); // one attempt never sleeps: cannot happen
+    } catch (InterruptedException | LockInterruptedException e) {
+      // interrupted while a reentrant renewal waited: no answer, as the Redis registry's tryLock()
+      Thread.currentThread().interrupt();
       return false;
     }
   }

@@ -274,6 +274,34 @@ class HostLoomLockRegistryTest {
     l.unlock();
   }
 
+  @Test
+  void aReentrantTryLockInterruptedWhileRenewingAnswersFalseAndKeepsTheFlag() throws Exception {
+    HostLoomLockRegistry r = registry();
+    HostLoomLock l = r.obtain("reentrant-interrupt");
+    AtomicBoolean answeredFalseInterrupted = new AtomicBoolean();
+    AtomicBoolean outerHoldKept = new AtomicBoolean();
+    Thread owner =
+        new Thread(
+            () -> {
+              l.lock();
+              faults.holdReplies(Operation.EXTEND);
+              boolean answer = l.tryLock(); // the renewal's reply is withheld: waits
+              answeredFalseInterrupted.set(!answer && Thread.interrupted());
+              outerHoldKept.set(l.isAcquiredInThisProcess());
+              faults.deliverReplies();
+              l.unlock();
+            });
+    owner.start();
+    await(() -> faults.heldReplyCount() == 1);
+    owner.interrupt();
+    owner.join(TestTiming.scaled(Duration.ofSeconds(10)).toMillis());
+    assertThat(owner.isAlive()).isFalse();
+    assertThat(answeredFalseInterrupted).isTrue();
+    assertThat(outerHoldKept).isTrue();
+    assertThat(l.tryLock()).isTrue(); // the outer unlock released it
+    l.unlock();
+  }
+
   private static void await(BooleanSupplier condition) {
     TestTiming.await(condition, Duration.ofSeconds(20));
   }
