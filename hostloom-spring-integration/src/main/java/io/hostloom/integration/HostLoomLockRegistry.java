@@ -3,6 +3,9 @@ package io.hostloom.integration;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockKey;
 import io.hostloom.locking.LockOptions;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Iterator;
@@ -11,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiFunction;
 import org.springframework.dao.CannotAcquireLockException;
 import org.springframework.integration.support.locks.ExpirableLockRegistry;
 import org.springframework.integration.support.locks.RenewableLockRegistry;
@@ -54,7 +58,8 @@ public final class HostLoomLockRegistry implements ExpirableLockRegistry, Renewa
   /** The default pause between the attempts of a timed {@code tryLock}: the Redis registry's. */
   public static final Duration DEFAULT_IDLE_BETWEEN_TRIES = Duration.ofMillis(100);
 
-  private static final boolean SI7 = si7();
+  /** Makes the locks: 7's {@code DistributedLock} when that interface is on the classpath. */
+  private static final BiFunction<HostLoomLockRegistry, String, HostLoomLock> LOCKS = lockFactory();
 
   private final DistributedLock lock;
   private final Duration lease;
@@ -128,7 +133,7 @@ public final class HostLoomLockRegistry implements ExpirableLockRegistry, Renewa
   }
 
   private HostLoomLock newLock(String key) {
-    return SI7 ? new HostLoomDistributedLock(this, key) : new HostLoomLock(this, key);
+    return LOCKS.apply(this, key);
   }
 
   /** Removes cached locks not in use in this process and last granted at least {@code age} ago. */
@@ -265,15 +270,27 @@ public final class HostLoomLockRegistry implements ExpirableLockRegistry, Renewa
     return "HostLoomLockRegistry[lease=" + lease + ", locks=" + cachedLocks() + "]";
   }
 
-  private static boolean si7() {
+  // by name: the -Pspring-integration-6 build compiles without HostLoomDistributedLock
+  private static BiFunction<HostLoomLockRegistry, String, HostLoomLock> lockFactory() {
+    ClassLoader loader = HostLoomLockRegistry.class.getClassLoader();
     try {
-      Class.forName(
-          "org.springframework.integration.support.locks.DistributedLock",
-          false,
-          HostLoomLockRegistry.class.getClassLoader());
-      return true;
-    } catch (ClassNotFoundException e) {
-      return false;
+      Class.forName("org.springframework.integration.support.locks.DistributedLock", false, loader);
+      MethodHandle create =
+          MethodHandles.lookup()
+              .findStatic(
+                  Class.forName("io.hostloom.integration.HostLoomDistributedLock", true, loader),
+                  "create",
+                  MethodType.methodType(
+                      HostLoomLock.class, HostLoomLockRegistry.class, String.class));
+      return (registry, key) -> {
+        try {
+          return (HostLoomLock) create.invoke(registry, key);
+        } catch (Throwable e) {
+          throw new IllegalStateException("cannot create the lock of '" + key + "'", e);
+        }
+      };
+    } catch (ReflectiveOperationException | LinkageError e) {
+      return HostLoomLock::new; // Spring Integration 6.x
     }
   }
 
