@@ -41,8 +41,9 @@ import org.springframework.dao.CannotAcquireLockException;
  * <p><b>Failures.</b> A backend failure throws Spring's {@link CannotAcquireLockException} ("Failed
  * to lock mutex at ...", the kernel's {@code LockProviderUnavailableException} as cause) and leaves
  * nothing held by that call. A grant that arrives after its whole lease was spent (a lease shorter
- * than the round trip) is no grant: {@code tryLock} answers {@code false}, {@code lock()} throws
- * {@link CannotAcquireLockException}. A lock evicted from the registry's cache throws {@link
+ * than the round trip) is no grant: {@code tryLock} answers {@code false} (a timed one tries again
+ * while time is left), {@code lock()} tries again and throws {@link CannotAcquireLockException}
+ * after three such grants in a row. A lock evicted from the registry's cache throws {@link
  * CannotAcquireLockException} with an {@link IllegalStateException} cause when locked: obtain a
  * fresh one.
  *
@@ -53,6 +54,9 @@ import org.springframework.dao.CannotAcquireLockException;
  * local lock: work done under the lock may have overlapped another holder.
  */
 public class HostLoomLock implements Lock {
+  /** Grants in a row that arrive after their lease before {@code lock()} gives up. */
+  static final int LATE_GRANTS_BEFORE_FAILING = 3;
+
   private final HostLoomLockRegistry registry;
   private final String key;
   private final ReentrantLock local = new ReentrantLock();
@@ -247,6 +251,7 @@ public class HostLoomLock implements Lock {
   private Optional<LockHandle> acquire(Duration lease, long deadline) throws InterruptedException {
     LockOptions options = registry.options(lease, deadline < 0);
     long idle = registry.idleBetweenTries().toNanos();
+    int lateGrants = 0;
     while (true) {
       long sent = System.nanoTime();
       Optional<LockHandle> granted;
@@ -256,7 +261,11 @@ public class HostLoomLock implements Lock {
         if (System.nanoTime() - sent < lease.toNanos()) {
           throw new CannotAcquireLockException("Failed to lock mutex at " + key, e);
         }
-        // the grant came after its whole lease was spent: no grant (the kernel released it)
+        // the grant came after its whole lease was spent: no grant (the kernel released it);
+        // lock() tries again (a slow reply on a loaded backend), but not forever
+        if (deadline < 0 && ++lateGrants < LATE_GRANTS_BEFORE_FAILING) {
+          continue;
+        }
         if (deadline < 0) {
           throw new CannotAcquireLockException(
               "Failed to lock mutex at "
