@@ -4,7 +4,6 @@ import io.hostloom.locking.LockingOptions;
 import io.hostloom.wopi.WopiLockProvider;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 
 /**
  * The backend-neutral {@code hostloom.*} settings: the backend's name, the lock's options and the
@@ -23,9 +22,6 @@ public class HostloomProperties {
    */
   private String backend;
 
-  /** The old name of hostloom.backend, read only when hostloom.backend is not set. */
-  private String store;
-
   private final Locking locking = new Locking();
   private final Wopi wopi = new Wopi();
 
@@ -35,29 +31,6 @@ public class HostloomProperties {
 
   public void setBackend(String backend) {
     this.backend = backend;
-  }
-
-  /**
-   * The deprecated alias of {@code hostloom.backend}: used when {@code hostloom.backend} is not set
-   * (with one warning at start-up); start-up fails when both are set to different backends.
-   *
-   * @deprecated set {@code hostloom.backend} instead
-   */
-  @Deprecated(since = "0.1.0")
-  @DeprecatedConfigurationProperty(
-      replacement = "hostloom.backend",
-      reason = "renamed: the starter calls the lock's contract a backend, as the kernel does",
-      since = "0.1.0")
-  public String getStore() {
-    return store;
-  }
-
-  /**
-   * @deprecated set {@code hostloom.backend} instead
-   */
-  @Deprecated(since = "0.1.0")
-  public void setStore(String store) {
-    this.store = store;
   }
 
   public Locking getLocking() {

@@ -57,7 +57,6 @@ public final class HostloomSettings {
   }
 
   private final Optional<BackendDefinition> backend;
-  private final List<String> warnings;
   private final LockingOptions lockingOptions;
   private final Optional<WopiLockComparer> comparer;
   private final Duration wopiExpiry;
@@ -66,13 +65,11 @@ public final class HostloomSettings {
 
   private HostloomSettings(
       Optional<BackendDefinition> backend,
-      List<String> warnings,
       LockingOptions lockingOptions,
       Optional<WopiLockComparer> comparer,
       String wopiKeyPrefix,
       HostloomProperties properties) {
     this.backend = backend;
-    this.warnings = List.copyOf(warnings);
     this.lockingOptions = lockingOptions;
     this.comparer = comparer;
     this.wopiExpiry = properties.getWopi().getLockExpiry();
@@ -91,13 +88,8 @@ public final class HostloomSettings {
     HostloomProperties.Locking l = p.getLocking();
 
     Optional<BackendDefinition> backend = Optional.empty();
-    @SuppressWarnings("deprecation") // the alias is read here, and only here
-    BackendProperty choice = new BackendProperty(p.getBackend(), p.getStore());
-    List<String> warnings = new ArrayList<>();
-    choice.deprecationWarning().ifPresent(warnings::add);
-    if (choice.conflict().isPresent()) {
-      problems.add(choice.conflict().get());
-    } else if (choice.value().isEmpty()) {
+    BackendProperty choice = new BackendProperty(p.getBackend());
+    if (choice.value().isEmpty()) {
       if (l.isEnabled() && context.userBackends().isEmpty()) {
         problems.add(
             BackendProperty.NAME
@@ -112,7 +104,7 @@ public final class HostloomSettings {
       backend = choice.name().flatMap(context::backend);
       if (backend.isEmpty()) {
         problems.add(
-            choice.property()
+            BackendProperty.NAME
                 + " must be one of "
                 + context.choices()
                 + " but was '"
@@ -197,7 +189,7 @@ public final class HostloomSettings {
         backend.isPresent()
             ? backend.get().wopiKeyPrefix(binder, p.getWopi().getKeyPrefix())
             : p.getWopi().getKeyPrefix();
-    return new HostloomSettings(backend, warnings, options, comparer, wopiKeyPrefix, p);
+    return new HostloomSettings(backend, options, comparer, wopiKeyPrefix, p);
   }
 
   private static void backendProblems(
@@ -218,14 +210,6 @@ public final class HostloomSettings {
   /** The chosen backend; empty when none is set (locking disabled or a user LockBackend bean). */
   public Optional<BackendDefinition> backend() {
     return backend;
-  }
-
-  /**
-   * Sentences to log once at start-up: settings that work but should change (the deprecated {@code
-   * hostloom.store}).
-   */
-  public List<String> warnings() {
-    return warnings;
   }
 
   /** The lock options, valid. */

@@ -21,8 +21,7 @@ import org.springframework.util.ClassUtils;
  * bean is created, and registers the result as the {@link HostloomSettings} bean. Running this
  * early means an invalid configuration fails start-up with the one {@link
  * HostloomConfigurationException} message, never with a missing-bean error from whichever bean
- * happened to need the lock backend first. Logs the settings' {@link HostloomSettings#warnings()}
- * once.
+ * happened to need the lock backend first.
  */
 final class HostloomSettingsRegistrar
     implements BeanFactoryPostProcessor, EnvironmentAware, Ordered {
@@ -68,7 +67,6 @@ final class HostloomSettingsRegistrar
                 userComparer,
                 type -> hasBeanOfType(beans, type, loader),
                 c -> ClassUtils.isPresent(c, loader)));
-    settings.warnings().forEach(log::warn);
     if (settings.backend().isPresent() && !userBackends.isEmpty()) {
       log.warn(
           "hostloom.backend={} is ignored: the application defines LockBackend bean {}",

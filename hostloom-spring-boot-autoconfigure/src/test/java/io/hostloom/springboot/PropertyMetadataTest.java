@@ -32,7 +32,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.configurationmetadata.ConfigurationMetadataProperty;
 import org.springframework.boot.configurationmetadata.ConfigurationMetadataRepository;
 import org.springframework.boot.configurationmetadata.ConfigurationMetadataRepositoryJsonBuilder;
-import org.springframework.boot.configurationmetadata.Deprecation;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
@@ -270,18 +269,6 @@ class PropertyMetadataTest {
     assertThat(all.get("hostloom.backend").getHints().getValueHints())
         .extracting(h -> String.valueOf(h.getValue()))
         .containsExactly("memory", "redis", "azure", "postgres", "etcd", "zookeeper", "mysql");
-  }
-
-  @Test
-  void theOldStoreNameIsDeprecatedInTheMetadataWithTheNewNameAsReplacement() throws IOException {
-    Map<String, ConfigurationMetadataProperty> all = hostloomProperties();
-    ConfigurationMetadataProperty old = all.get("hostloom.store");
-    assertThat(old).isNotNull();
-    assertThat(old.isDeprecated()).isTrue();
-    assertThat(old.getDeprecation().getLevel()).isEqualTo(Deprecation.Level.WARNING);
-    assertThat(old.getDeprecation().getReplacement()).isEqualTo("hostloom.backend");
-    assertThat(old.getDeprecation().getReason()).isNotBlank();
-    assertThat(all.get("hostloom.backend").isDeprecated()).isFalse();
   }
 
   @Test

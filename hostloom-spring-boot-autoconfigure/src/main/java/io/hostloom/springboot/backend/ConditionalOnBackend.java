@@ -8,10 +8,8 @@ import java.lang.annotation.Target;
 import org.springframework.context.annotation.Conditional;
 
 /**
- * Matches when {@code hostloom.backend} (or, while it is not set, its deprecated old name {@code
- * hostloom.store}) chooses the named backend, ignoring case and surrounding blanks. Matches nothing
- * when the two properties choose different backends: the start-up validation then fails naming
- * both. Every backend's auto-configuration, in this module or another, is guarded by it.
+ * Matches when {@code hostloom.backend} chooses the named backend, ignoring case and surrounding
+ * blanks. Every backend's auto-configuration, in this module or another, is guarded by it.
  */
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.TYPE, ElementType.METHOD})

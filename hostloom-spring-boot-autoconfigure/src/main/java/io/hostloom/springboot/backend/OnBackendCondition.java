@@ -20,9 +20,8 @@ final class OnBackendCondition extends SpringBootCondition {
     BackendProperty property = BackendProperty.of(Binder.get(context.getEnvironment()));
     Optional<String> chosen = property.name();
     if (chosen.isPresent() && chosen.get().equals(wanted)) {
-      return ConditionOutcome.match(property.property() + "=" + wanted);
+      return ConditionOutcome.match(BackendProperty.NAME + "=" + wanted);
     }
-    return ConditionOutcome.noMatch(
-        property.conflict().orElse(BackendProperty.NAME + " is not " + wanted));
+    return ConditionOutcome.noMatch(BackendProperty.NAME + " is not " + wanted);
   }
 }
