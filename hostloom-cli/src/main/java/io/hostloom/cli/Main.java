@@ -1,6 +1,6 @@
 package io.hostloom.cli;
 
-import io.hostloom.locking.LockProviderUnavailableException;
+import io.hostloom.locking.LockBackendUnavailableException;
 import io.hostloom.locking.spi.LockBackendException;
 import io.hostloom.wopi.WopiLockUnavailableException;
 import java.io.PrintWriter;
@@ -20,7 +20,7 @@ public final class Main {
   /** Runs the command line and returns its exit code. */
   public static int run(String... args) {
     quietLogging();
-    CommandLine cl = new CommandLine(new HostloomCommand());
+    CommandLine cl = new CommandLine(new HostLoomCommand());
     cl.setParameterExceptionHandler(Main::badParameters);
     cl.setExecutionExceptionHandler((e, cmd, parsed) -> failed(e, cmd.getErr()));
     return cl.execute(args);
@@ -49,7 +49,7 @@ public final class Main {
     if (t instanceof UsageException) {
       code = ExitCodes.USAGE;
       message = t.getMessage();
-    } else if (t instanceof LockProviderUnavailableException
+    } else if (t instanceof LockBackendUnavailableException
         || t instanceof LockBackendException
         || t instanceof WopiLockUnavailableException) {
       code = ExitCodes.UNAVAILABLE;

@@ -460,8 +460,8 @@ final class Acquisition<R> implements Runnable {
     }
     endSignal(s);
     long waited = now - startNanos;
-    LockProviderUnavailableException e =
-        LockProviderUnavailableException.of(key, n, Duration.ofNanos(waited), kind, cause);
+    LockBackendUnavailableException e =
+        LockBackendUnavailableException.of(key, n, Duration.ofNanos(waited), kind, cause);
     rt.events().acquireFinished(context, key, AcquireResult.UNAVAILABLE, waited, n, e);
     deliver(null, e);
   }

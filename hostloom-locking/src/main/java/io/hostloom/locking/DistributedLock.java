@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Outcomes.</b> Contention is a value for {@code tryAcquire} (empty) and {@link
  * LockNotAcquiredException} for the others; a backend failure is {@link
- * LockProviderUnavailableException} (never retried); a key the calling thread already holds through
+ * LockBackendUnavailableException} (never retried); a key the calling thread already holds through
  * {@link #executeWithLock} is {@link LockReentrancyException} (when {@link
  * LockingOptions#detectReentrancy()}); a closed lock throws {@link IllegalStateException}.
  *
@@ -47,7 +47,7 @@ import org.slf4j.LoggerFactory;
  * one that arrived too late, and after a failure of kind {@code TIMEOUT}/{@code OTHER}; never after
  * {@code UNAVAILABLE} or "held"), bounded by min(lease, 5 s) and logged at debug (3108). A lease
  * starts when the request is sent, so a slow reply is spent lease; a grant that arrives after its
- * lease was spent is {@link LockProviderUnavailableException} (kind {@code TIMEOUT}) and released.
+ * lease was spent is {@link LockBackendUnavailableException} (kind {@code TIMEOUT}) and released.
  * With a backend that implements {@link ReleaseSignal} and {@link LockingOptions#wakeOnRelease()},
  * a release during a retry wait sends an extra attempt at once; the retry limit and {@code maxWait}
  * stay those of polling.
@@ -94,7 +94,7 @@ public interface DistributedLock extends AutoCloseable {
    * interrupts the calling thread while the action runs; the flag is cleared when the action ends.
    *
    * @throws LockNotAcquiredException when the key stayed busy
-   * @throws LockProviderUnavailableException when the backend failed
+   * @throws LockBackendUnavailableException when the backend failed
    * @throws LockInterruptedException when interrupted while acquiring (the action never started)
    * @throws X what the action throws
    */
@@ -138,7 +138,7 @@ public interface DistributedLock extends AutoCloseable {
    * granted or given up. Close the handle to release.
    *
    * @throws LockNotAcquiredException when the key stayed busy
-   * @throws LockProviderUnavailableException when the backend failed
+   * @throws LockBackendUnavailableException when the backend failed
    * @throws LockInterruptedException when interrupted while waiting
    */
   LockHandle acquire(String key, LockOptions options);

@@ -224,7 +224,7 @@ final class LeaseHandle implements LockHandle, Runnable {
   void checkStillHeld() {
     if (!isHeld()) {
       long waited = clock.nanoTime() - acquisitionStartNanos;
-      throw LockProviderUnavailableException.of(
+      throw LockBackendUnavailableException.of(
           key,
           attempts,
           Duration.ofNanos(waited),

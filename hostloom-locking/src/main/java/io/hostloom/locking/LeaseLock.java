@@ -25,7 +25,7 @@ import org.slf4j.Logger;
  *
  * <p><b>Lease accounting.</b> A lease starts when the request is sent: the handle's lease end is
  * request time + lease on the monotonic clock, so a slow reply is spent lease. A grant whose reply
- * arrives at or after that point is rejected ({@link LockProviderUnavailableException}, kind {@code
+ * arrives at or after that point is rejected ({@link LockBackendUnavailableException}, kind {@code
  * TIMEOUT}) and released.
  *
  * <p><b>Wake on release.</b> When the backend implements {@link ReleaseSignal} and {@link

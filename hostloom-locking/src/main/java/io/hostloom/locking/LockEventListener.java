@@ -45,7 +45,7 @@ public interface LockEventListener {
   enum AcquireResult {
     ACQUIRED,
     NOT_ACQUIRED,
-    /** The backend failed or granted too late: {@link LockProviderUnavailableException}. */
+    /** The backend failed or granted too late: {@link LockBackendUnavailableException}. */
     UNAVAILABLE,
     /** The caller stopped waiting (interrupt, cancelled future) or the lock was closed. */
     ABANDONED

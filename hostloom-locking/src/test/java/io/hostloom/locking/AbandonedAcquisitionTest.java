@@ -133,7 +133,7 @@ class AbandonedAcquisitionTest {
       f2.faults.applyThenFail(1, kind, Operation.ACQUIRE).holdReplies(Operation.RELEASE);
       assertThatThrownBy(() -> lock.tryAcquire("k"))
           .isInstanceOfSatisfying(
-              LockProviderUnavailableException.class, e -> assertThat(e.kind()).isEqualTo(kind));
+              LockBackendUnavailableException.class, e -> assertThat(e.kind()).isEqualTo(kind));
       assertThat(f2.backend.calls("release")).hasSize(1);
       assertThat(f2.events.matching("orphan:")).isEmpty(); // the release reply is still held
       f2.faults.deliverReplies();
@@ -146,7 +146,7 @@ class AbandonedAcquisitionTest {
     DistributedLock lock = fx.lock();
     fx.faults.failNext(1, LockFailureKind.UNAVAILABLE, Operation.ACQUIRE);
     assertThatThrownBy(() -> lock.tryAcquire("k"))
-        .isInstanceOf(LockProviderUnavailableException.class);
+        .isInstanceOf(LockBackendUnavailableException.class);
     assertThat(fx.backend.calls("release")).isEmpty();
   }
 
@@ -166,7 +166,7 @@ class AbandonedAcquisitionTest {
     assertThat(fx.clock.pendingTimers()).isZero();
     assertThat(failure(f))
         .isInstanceOfSatisfying(
-            LockProviderUnavailableException.class,
+            LockBackendUnavailableException.class,
             e -> {
               assertThat(e.kind()).isEqualTo(LockFailureKind.TIMEOUT);
               assertThat(e.getCause()).isInstanceOf(CancellationException.class);

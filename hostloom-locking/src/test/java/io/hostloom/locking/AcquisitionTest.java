@@ -250,7 +250,7 @@ class AcquisitionTest {
       assertThatThrownBy(
               () -> lock.tryAcquire("k", opts().retry(LockRetryPolicy.immediate(3)).build()))
           .isInstanceOfSatisfying(
-              LockProviderUnavailableException.class,
+              LockBackendUnavailableException.class,
               e -> {
                 assertThat(e.kind()).isEqualTo(kind);
                 assertThat(e.getCause()).isInstanceOf(LockBackendException.class);
@@ -272,7 +272,7 @@ class AcquisitionTest {
       DistributedLock lock = fx.lock(b -> b, failing);
       assertThatThrownBy(() -> lock.executeWithLock("k", h -> 1))
           .isInstanceOfSatisfying(
-              LockProviderUnavailableException.class,
+              LockBackendUnavailableException.class,
               e -> {
                 assertThat(e.kind()).isEqualTo(LockFailureKind.OTHER);
                 assertThat(e.getCause()).isSameAs(error);
@@ -295,7 +295,7 @@ class AcquisitionTest {
                       return 1;
                     }))
         .isInstanceOfSatisfying(
-            LockProviderUnavailableException.class,
+            LockBackendUnavailableException.class,
             e -> {
               assertThat(e.kind()).isEqualTo(LockFailureKind.TIMEOUT);
               assertThat(e.getCause())

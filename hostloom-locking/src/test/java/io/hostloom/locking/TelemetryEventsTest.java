@@ -37,7 +37,7 @@ class TelemetryEventsTest {
     assertThat(lock.tryAcquire("k")).isEmpty();
     fx.faults.failNext(1, LockFailureKind.UNAVAILABLE);
     assertThatThrownBy(() -> lock.tryAcquire("j"))
-        .isInstanceOf(LockProviderUnavailableException.class);
+        .isInstanceOf(LockBackendUnavailableException.class);
     assertThat(fx.events.matching("acquire:"))
         .containsExactly("acquire:NOT_ACQUIRED:1", "acquire:UNAVAILABLE:1");
     held.close();

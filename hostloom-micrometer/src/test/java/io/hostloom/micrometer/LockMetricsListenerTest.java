@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hostloom.locking.DistributedLock;
+import io.hostloom.locking.LockBackendUnavailableException;
 import io.hostloom.locking.LockFailureKind;
 import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockOptions;
-import io.hostloom.locking.LockProviderUnavailableException;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.memory.InMemoryLockBackend;
 import io.hostloom.locking.testing.CountingLockBackend.Operation;
@@ -63,7 +63,7 @@ class LockMetricsListenerTest {
     assertThat(b.tryAcquire("invoice:1")).isEmpty();
     backend.failNext(1, LockFailureKind.UNAVAILABLE, Operation.ACQUIRE);
     assertThatThrownBy(() -> b.tryAcquire("other"))
-        .isInstanceOf(LockProviderUnavailableException.class);
+        .isInstanceOf(LockBackendUnavailableException.class);
     clock.advance(Duration.ofMillis(250));
     h.close();
 
@@ -231,14 +231,14 @@ class LockMetricsListenerTest {
     DistributedLock a = lock("billing", true);
     backend.failAll(LockFailureKind.UNAVAILABLE);
     assertThatThrownBy(() -> a.executeWithLock("k", h -> 1))
-        .isInstanceOf(LockProviderUnavailableException.class);
+        .isInstanceOf(LockBackendUnavailableException.class);
     TestObservationRegistryAssert.assertThat(observations)
         .hasObservationWithNameEqualTo(LockMetricsListener.ACQUIRE_OBSERVATION)
         .that()
         .hasLowCardinalityKeyValue(LockMetricsListener.ACQUIRED_TAG, "false")
         .doesNotHaveHighCardinalityKeyValueWithKey(LockMetricsListener.WAIT_MS_TAG)
         .assertThatError()
-        .isInstanceOf(LockProviderUnavailableException.class);
+        .isInstanceOf(LockBackendUnavailableException.class);
   }
 
   @Test

@@ -3,10 +3,10 @@ package io.hostloom.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hostloom.locking.DistributedLock;
+import io.hostloom.locking.LockBackendUnavailableException;
 import io.hostloom.locking.LockFailureKind;
 import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockOptions;
-import io.hostloom.locking.LockProviderUnavailableException;
 import io.hostloom.locking.LockRetryPolicy;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.spi.LockBackend;
@@ -180,7 +180,7 @@ class RedisDistributedLockTest extends RealBackendExclusionSuite {
             try (LockHandle h = lock.acquire("other-" + UUID.randomUUID())) {
               grantsWhileDown.add(h.key());
               return false;
-            } catch (LockProviderUnavailableException e) {
+            } catch (LockBackendUnavailableException e) {
               seen.add(e.kind());
               return e.kind() == LockFailureKind.UNAVAILABLE;
             }
@@ -189,7 +189,7 @@ class RedisDistributedLockTest extends RealBackendExclusionSuite {
       for (int i = 0; i < 5; i++) {
         try (LockHandle h = lock.acquire(key)) {
           grantsWhileDown.add(h.key());
-        } catch (LockProviderUnavailableException e) {
+        } catch (LockBackendUnavailableException e) {
           seen.add(e.kind());
           assertThat(e.kind()).isEqualTo(LockFailureKind.UNAVAILABLE);
           assertThat(e.attempts()).isEqualTo(1); // never retried
@@ -206,7 +206,7 @@ class RedisDistributedLockTest extends RealBackendExclusionSuite {
             try {
               again[0] = lock.acquire(key);
               return true;
-            } catch (LockProviderUnavailableException e) {
+            } catch (LockBackendUnavailableException e) {
               return false;
             }
           },

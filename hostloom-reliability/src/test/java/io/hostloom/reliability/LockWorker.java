@@ -7,12 +7,12 @@ import io.hostloom.leadership.LeadershipChange;
 import io.hostloom.leadership.LeadershipListener;
 import io.hostloom.leadership.LeadershipOptions;
 import io.hostloom.locking.DistributedLock;
+import io.hostloom.locking.LockBackendUnavailableException;
 import io.hostloom.locking.LockEventListener;
 import io.hostloom.locking.LockFailureKind;
 import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockNotAcquiredException;
 import io.hostloom.locking.LockOptions;
-import io.hostloom.locking.LockProviderUnavailableException;
 import io.hostloom.locking.LockRetryPolicy;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.OnLost;
@@ -222,7 +222,7 @@ public final class LockWorker {
                     grants.incrementAndGet();
                   } catch (LockNotAcquiredException e) {
                     busy.incrementAndGet();
-                  } catch (LockProviderUnavailableException e) {
+                  } catch (LockBackendUnavailableException e) {
                     if (failures.get(e.kind()).incrementAndGet() <= 3) {
                       out("@FAILURE " + e.kind() + " " + e.getMessage() + " / " + e.getCause());
                     }
@@ -256,7 +256,7 @@ public final class LockWorker {
       try (LockHandle h = lock.acquire("warm-up-" + id, patient)) {
         h.extend(Duration.ofSeconds(30));
         done++;
-      } catch (LockProviderUnavailableException e) {
+      } catch (LockBackendUnavailableException e) {
         if (System.nanoTime() - giveUp > 0) {
           throw e;
         }

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The scenarios of a backend whose server the test can stop and start ({@link RestartableTarget}):
  * the server goes down under multi-process load and comes back on the same port. Callers see {@link
- * io.hostloom.locking.LockProviderUnavailableException}; nothing is granted while the server is
+ * io.hostloom.locking.LockBackendUnavailableException}; nothing is granted while the server is
  * down; the history stays clean; and the same clients (no process restarted) are granted again.
  */
 abstract class OutageScenarios extends ScheduleScenarios {
@@ -100,7 +100,7 @@ abstract class OutageScenarios extends ScheduleScenarios {
       Map<String, Long> s = w.stop(Duration.ofSeconds(60));
       s.forEach((k, v) -> sum.merge(k, v, Long::sum));
       assertThat(s.get("unavailable") + s.get("timeout") + s.get("other"))
-          .as("%s saw the outage as LockProviderUnavailableException", w)
+          .as("%s saw the outage as LockBackendUnavailableException", w)
           .isPositive();
     }
     List<LockEvent> events = history(workers);
@@ -125,7 +125,7 @@ abstract class OutageScenarios extends ScheduleScenarios {
                 + OUTAGE.toMillis()
                 + " ms (SIGKILL / orderly stop alternating), restart on the same port",
             sum.get("grants")
-                + " grants; LockProviderUnavailableException by kind: UNAVAILABLE "
+                + " grants; LockBackendUnavailableException by kind: UNAVAILABLE "
                 + sum.get("unavailable")
                 + ", TIMEOUT "
                 + sum.get("timeout")

@@ -3,10 +3,10 @@ package io.hostloom.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import io.hostloom.locking.LockBackendUnavailableException;
 import io.hostloom.locking.LockFailureKind;
 import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockOptions;
-import io.hostloom.locking.LockProviderUnavailableException;
 import io.hostloom.testkit.LockEvent;
 import io.hostloom.testkit.TcpFaultProxy;
 import io.hostloom.testkit.TestTiming;
@@ -352,7 +352,7 @@ abstract class ReliabilityScenarios extends BadInputScenarios {
               "TcpFaultProxy delays every reply by " + latency.toMillis() + " ms",
               "the caller got "
                   + (failure == null ? "no exception" : failure.getClass().getSimpleName())
-                  + (failure instanceof LockProviderUnavailableException u ? " " + u.kind() : "")
+                  + (failure instanceof LockBackendUnavailableException u ? " " + u.kind() : "")
                   + " after "
                   + ms(failedAt - sent)
                   + " (the lock cancelled the call at request + lease; "
@@ -369,8 +369,8 @@ abstract class ReliabilityScenarios extends BadInputScenarios {
       report.assertNone();
       assertThat(failure)
           .as("a grant that arrives after its lease is never handed out")
-          .isInstanceOf(LockProviderUnavailableException.class);
-      assertThat(((LockProviderUnavailableException) failure).kind())
+          .isInstanceOf(LockBackendUnavailableException.class);
+      assertThat(((LockBackendUnavailableException) failure).kind())
           .isEqualTo(LockFailureKind.TIMEOUT);
       late.ifPresent(e -> assertThat(successorToken).isGreaterThan(e.fencingToken()));
     }

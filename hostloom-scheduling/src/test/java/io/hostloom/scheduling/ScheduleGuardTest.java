@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hostloom.locking.DistributedLock;
+import io.hostloom.locking.LockBackendUnavailableException;
 import io.hostloom.locking.LockFailureKind;
-import io.hostloom.locking.LockProviderUnavailableException;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.OnLost;
 import io.hostloom.locking.memory.InMemoryLockBackend;
@@ -152,8 +152,8 @@ class ScheduleGuardTest {
 
     assertThat(r.outcome()).isEqualTo(RunOutcome.GUARD_FAILED);
     assertThat(ran).hasValue(0);
-    assertThat(r.failure()).get().isInstanceOf(LockProviderUnavailableException.class);
-    assertThatThrownBy(r::throwIfFailed).isInstanceOf(LockProviderUnavailableException.class);
+    assertThat(r.failure()).get().isInstanceOf(LockBackendUnavailableException.class);
+    assertThatThrownBy(r::throwIfFailed).isInstanceOf(LockBackendUnavailableException.class);
     assertThat(guard.state().runCount()).isZero();
     assertThat(f.finished).containsExactly(r);
   }

@@ -1,10 +1,10 @@
 package io.hostloom.shedlock;
 
 import io.hostloom.locking.DistributedLock;
+import io.hostloom.locking.LockBackendUnavailableException;
 import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockInterruptedException;
 import io.hostloom.locking.LockOptions;
-import io.hostloom.locking.LockProviderUnavailableException;
 import io.hostloom.locking.LockRetryPolicy;
 import io.hostloom.locking.LockingOptions;
 import java.time.Duration;
@@ -81,7 +81,7 @@ public final class HostLoomLockProvider implements ExtensibleLockProvider {
             .build();
     try {
       return lock.tryAcquire(key, options).map(h -> new HostLoomLock(config, h));
-    } catch (LockProviderUnavailableException e) {
+    } catch (LockBackendUnavailableException e) {
       throw new LockException("acquire of '" + key + "' failed: " + e.getMessage(), e);
     } catch (LockInterruptedException e) {
       throw new LockException("acquire of '" + key + "' interrupted", e);

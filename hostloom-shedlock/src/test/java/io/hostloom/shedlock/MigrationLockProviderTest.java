@@ -1,11 +1,10 @@
 package io.hostloom.shedlock;
 
-import io.hostloom.locking.DistributedLock;
-import io.hostloom.locking.LockingOptions;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hostloom.locking.DistributedLock;
+import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.memory.InMemoryLockBackend;
 import java.time.Duration;
 import java.time.Instant;

@@ -2,9 +2,9 @@ package io.hostloom.shedlock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hostloom.locking.memory.InMemoryLockBackend;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockingOptions;
+import io.hostloom.locking.memory.InMemoryLockBackend;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;

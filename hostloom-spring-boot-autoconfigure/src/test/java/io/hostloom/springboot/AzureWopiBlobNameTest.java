@@ -1,6 +1,6 @@
 package io.hostloom.springboot;
 
-import static io.hostloom.springboot.HostloomAutoConfigurationTest.ALL;
+import static io.hostloom.springboot.HostLoomAutoConfigurationTest.ALL;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.storage.blob.BlobContainerClient;

@@ -1,7 +1,7 @@
 package io.hostloom.springboot;
 
-import static io.hostloom.springboot.HostloomAutoConfigurationTest.ALL;
-import static io.hostloom.springboot.HostloomAutoConfigurationTest.rootCause;
+import static io.hostloom.springboot.HostLoomAutoConfigurationTest.ALL;
+import static io.hostloom.springboot.HostLoomAutoConfigurationTest.rootCause;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hostloom.azure.AzureBlobLockBackend;
@@ -93,7 +93,7 @@ class BackendAutoConfigurationTest {
             "hostloom.azure.container-name=Bad_Name")
         .run(
             ctx -> {
-              HostloomConfigurationException e = rootCause(ctx.getStartupFailure());
+              HostLoomConfigurationException e = rootCause(ctx.getStartupFailure());
               assertThat(e.problems()).hasSize(2);
               assertThat(e.getMessage())
                   .contains("are both set: set exactly one")
@@ -134,7 +134,7 @@ class BackendAutoConfigurationTest {
             "hostloom.postgres.command-timeout=0s")
         .run(
             ctx -> {
-              HostloomConfigurationException e = rootCause(ctx.getStartupFailure());
+              HostLoomConfigurationException e = rootCause(ctx.getStartupFailure());
               assertThat(e.problems()).hasSize(3);
               assertThat(e.getMessage())
                   .contains("hostloom.backend=postgres needs a javax.sql.DataSource bean")
@@ -144,12 +144,12 @@ class BackendAutoConfigurationTest {
   }
 
   @Test
-  void mysqlBuildsAMariaDbBackendOnTheApplicationsDataSource() {
+  void mariadbBuildsAMariaDbBackendOnTheApplicationsDataSource() {
     runner
         .withPropertyValues(
-            "hostloom.backend=mysql",
-            "hostloom.mysql.table=t2",
-            "hostloom.mysql.release-polling=true")
+            "hostloom.backend=mariadb",
+            "hostloom.mariadb.table=t2",
+            "hostloom.mariadb.release-polling=true")
         .withBean(DataSource.class, BackendAutoConfigurationTest::untouchedDataSource)
         .run(
             ctx -> {
@@ -163,20 +163,20 @@ class BackendAutoConfigurationTest {
   }
 
   @Test
-  void mysqlBackendWithoutADataSourceOrWithBadNamesFailsWithEveryProblem() {
+  void mariadbBackendWithoutADataSourceOrWithBadNamesFailsWithEveryProblem() {
     runner
         .withPropertyValues(
-            "hostloom.backend=mysql",
-            "hostloom.mysql.schema=a-b",
-            "hostloom.mysql.executor-threads=0")
+            "hostloom.backend=mariadb",
+            "hostloom.mariadb.schema=a-b",
+            "hostloom.mariadb.executor-threads=0")
         .run(
             ctx -> {
-              HostloomConfigurationException e = rootCause(ctx.getStartupFailure());
+              HostLoomConfigurationException e = rootCause(ctx.getStartupFailure());
               assertThat(e.problems()).hasSize(3);
               assertThat(e.getMessage())
-                  .contains("hostloom.backend=mysql needs a javax.sql.DataSource bean")
-                  .contains("hostloom.mysql.schema must be an unquoted SQL identifier")
-                  .contains("hostloom.mysql.executor-threads must be positive");
+                  .contains("hostloom.backend=mariadb needs a javax.sql.DataSource bean")
+                  .contains("hostloom.mariadb.schema must be an unquoted SQL identifier")
+                  .contains("hostloom.mariadb.executor-threads must be positive");
             });
   }
 

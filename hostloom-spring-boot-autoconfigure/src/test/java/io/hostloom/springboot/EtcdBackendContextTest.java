@@ -1,7 +1,7 @@
 package io.hostloom.springboot;
 
-import static io.hostloom.springboot.HostloomAutoConfigurationTest.ALL;
-import static io.hostloom.springboot.HostloomAutoConfigurationTest.rootCause;
+import static io.hostloom.springboot.HostLoomAutoConfigurationTest.ALL;
+import static io.hostloom.springboot.HostLoomAutoConfigurationTest.rootCause;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hostloom.etcd.EtcdLockBackend;
@@ -11,7 +11,7 @@ import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.springboot.backend.etcd.EtcdBackendAutoConfiguration;
 import io.hostloom.springboot.backend.etcd.EtcdLockBackendBuilderCustomizer;
-import io.hostloom.springboot.health.HostloomHealthCheck;
+import io.hostloom.springboot.health.HostLoomHealthCheck;
 import io.hostloom.wopi.WopiLockProvider;
 import java.util.Optional;
 import java.util.UUID;
@@ -104,8 +104,8 @@ class EtcdBackendContextTest {
                       .isTrue();
                   assertThat(b.getBean(WopiLockProvider.class).add("doc.docx", "L2").success())
                       .isFalse();
-                  HostloomHealthCheck.Result health =
-                      new HostloomHealthCheck(true, Optional.of(a.getBean(LockBackend.class)))
+                  HostLoomHealthCheck.Result health =
+                      new HostLoomHealthCheck(true, Optional.of(a.getBean(LockBackend.class)))
                           .check();
                   assertThat(health.up()).as(health.details().toString()).isTrue();
                 }));

@@ -26,9 +26,9 @@ class KernelConformanceOnStarterLockTest extends KernelConformanceSuite {
     ctx.registerBean("sharedBackend", LockBackend.class, () -> backend);
     ctx.registerBean("suiteClock", LockClock.class, () -> clock);
     ctx.register(
-        HostloomAutoConfiguration.class,
+        HostLoomAutoConfiguration.class,
         MemoryBackendAutoConfiguration.class,
-        HostloomWopiAutoConfiguration.class);
+        HostLoomWopiAutoConfiguration.class);
     ctx.refresh();
     contexts.add(ctx);
     return ctx.getBean(DistributedLock.class);

@@ -1,12 +1,12 @@
 package io.hostloom.springboot;
 
-import static io.hostloom.springboot.HostloomAutoConfigurationTest.ALL;
+import static io.hostloom.springboot.HostLoomAutoConfigurationTest.ALL;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockEventListener;
 import io.hostloom.micrometer.LockMetricsListener;
-import io.hostloom.springboot.metrics.HostloomMetricsAutoConfiguration;
+import io.hostloom.springboot.metrics.HostLoomMetricsAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
@@ -22,7 +22,7 @@ class MetricsAutoConfigurationTest {
   final ApplicationContextRunner runner =
       new ApplicationContextRunner()
           .withConfiguration(ALL)
-          .withConfiguration(AutoConfigurations.of(HostloomMetricsAutoConfiguration.class))
+          .withConfiguration(AutoConfigurations.of(HostLoomMetricsAutoConfiguration.class))
           .withPropertyValues("hostloom.locking.namespace=metered", "hostloom.backend=memory");
 
   @Test

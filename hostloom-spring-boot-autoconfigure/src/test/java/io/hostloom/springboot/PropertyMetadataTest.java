@@ -13,7 +13,7 @@ import io.hostloom.redis.RedisLockBackend;
 import io.hostloom.scheduling.ScheduleOptions;
 import io.hostloom.springboot.backend.azure.AzureBackendProperties;
 import io.hostloom.springboot.backend.etcd.EtcdBackendProperties;
-import io.hostloom.springboot.backend.mysql.MysqlBackendProperties;
+import io.hostloom.springboot.backend.mariadb.MariaDbBackendProperties;
 import io.hostloom.springboot.backend.postgres.PostgresBackendProperties;
 import io.hostloom.springboot.backend.redis.RedisBackendProperties;
 import io.hostloom.springboot.backend.zookeeper.ZooKeeperBackendProperties;
@@ -43,13 +43,13 @@ import org.springframework.util.ClassUtils;
  * constant: in the properties classes and in the metadata alike.
  */
 class PropertyMetadataTest {
-  static final HostloomProperties CORE = new HostloomProperties();
+  static final HostLoomProperties CORE = new HostLoomProperties();
   static final RedisBackendProperties REDIS = new RedisBackendProperties();
   static final AzureBackendProperties AZURE = new AzureBackendProperties();
   static final EtcdBackendProperties ETCD = new EtcdBackendProperties();
   static final PostgresBackendProperties POSTGRES = new PostgresBackendProperties();
   static final ZooKeeperBackendProperties ZOOKEEPER = new ZooKeeperBackendProperties();
-  static final MysqlBackendProperties MYSQL = new MysqlBackendProperties();
+  static final MariaDbBackendProperties MARIADB = new MariaDbBackendProperties();
   static final ExclusiveScheduleProperties SCHEDULING = new ExclusiveScheduleProperties();
 
   /** Every property with a default: its constant and the properties class's value. */
@@ -165,20 +165,20 @@ class PropertyMetadataTest {
         "hostloom.postgres.max-queued-calls",
         JdbcLockBackend.DEFAULT_MAX_QUEUED_CALLS,
         POSTGRES::getMaxQueuedCalls);
-    put("hostloom.mysql.schema", LockTable.DEFAULT_SCHEMA, MYSQL::getSchema);
-    put("hostloom.mysql.table", LockTable.DEFAULT_TABLE, MYSQL::getTable);
+    put("hostloom.mariadb.schema", LockTable.DEFAULT_SCHEMA, MARIADB::getSchema);
+    put("hostloom.mariadb.table", LockTable.DEFAULT_TABLE, MARIADB::getTable);
     put(
-        "hostloom.mysql.command-timeout",
+        "hostloom.mariadb.command-timeout",
         JdbcLockBackend.DEFAULT_COMMAND_TIMEOUT,
-        MYSQL::getCommandTimeout);
+        MARIADB::getCommandTimeout);
     put(
-        "hostloom.mysql.executor-threads",
+        "hostloom.mariadb.executor-threads",
         JdbcLockBackend.DEFAULT_EXECUTOR_THREADS,
-        MYSQL::getExecutorThreads);
+        MARIADB::getExecutorThreads);
     put(
-        "hostloom.mysql.max-queued-calls",
+        "hostloom.mariadb.max-queued-calls",
         JdbcLockBackend.DEFAULT_MAX_QUEUED_CALLS,
-        MYSQL::getMaxQueuedCalls);
+        MARIADB::getMaxQueuedCalls);
     put(
         "hostloom.scheduling.default-lease",
         ScheduleOptions.DEFAULT_LEASE,
@@ -203,13 +203,13 @@ class PropertyMetadataTest {
         "hostloom.postgres.create-table",
         new Object[] {false, (Supplier<Object>) POSTGRES::isCreateTable});
     STARTER_DEFAULTS.put(
-        "hostloom.mysql.create-table",
-        new Object[] {false, (Supplier<Object>) MYSQL::isCreateTable});
+        "hostloom.mariadb.create-table",
+        new Object[] {false, (Supplier<Object>) MARIADB::isCreateTable});
     // MariaDB has no LISTEN/NOTIFY: polling costs reads, so waiters use the retry policy unless
     // asked
     STARTER_DEFAULTS.put(
-        "hostloom.mysql.release-polling",
-        new Object[] {false, (Supplier<Object>) MYSQL::isReleasePolling});
+        "hostloom.mariadb.release-polling",
+        new Object[] {false, (Supplier<Object>) MARIADB::isReleasePolling});
     // the .NET WopiHost blob name unless opted out, so Java and .NET hosts share a container
     STARTER_DEFAULTS.put(
         "hostloom.azure.dotnet-wopi-layout",
@@ -268,7 +268,7 @@ class PropertyMetadataTest {
         .allSatisfy(p -> assertThat(p.getDescription()).as(p.getId()).isNotBlank());
     assertThat(all.get("hostloom.backend").getHints().getValueHints())
         .extracting(h -> String.valueOf(h.getValue()))
-        .containsExactly("memory", "redis", "azure", "postgres", "etcd", "zookeeper", "mysql");
+        .containsExactly("memory", "redis", "azure", "postgres", "etcd", "zookeeper", "mariadb");
   }
 
   @Test

@@ -46,7 +46,7 @@ class RealBackendContextTest {
                 "hostloom.backend=redis",
                 "hostloom.redis.uri=" + uri,
                 "hostloom.locking.namespace=" + ns)) {
-      assertThat(a.getBean(HostloomSettings.BACKEND_BEAN)).isInstanceOf(RedisLockBackend.class);
+      assertThat(a.getBean(HostLoomSettings.BACKEND_BEAN)).isInstanceOf(RedisLockBackend.class);
       assertExclusive(a, b);
     }
   }
@@ -61,7 +61,7 @@ class RealBackendContextTest {
     };
     try (ConfigurableApplicationContext a = start(props);
         ConfigurableApplicationContext b = start(props)) {
-      assertThat(a.getBean(HostloomSettings.BACKEND_BEAN)).isInstanceOf(ZooKeeperLockBackend.class);
+      assertThat(a.getBean(HostLoomSettings.BACKEND_BEAN)).isInstanceOf(ZooKeeperLockBackend.class);
       assertExclusive(a, b);
       assertThat(a.getBean(WopiLockProvider.class).add("doc.docx", "L1").success()).isTrue();
       assertThat(b.getBean(WopiLockProvider.class).add("doc.docx", "L2").success()).isFalse();
@@ -80,7 +80,7 @@ class RealBackendContextTest {
     };
     try (ConfigurableApplicationContext a = start(props);
         ConfigurableApplicationContext b = start(props)) {
-      assertThat(a.getBean(HostloomSettings.BACKEND_BEAN)).isInstanceOf(AzureBlobLockBackend.class);
+      assertThat(a.getBean(HostLoomSettings.BACKEND_BEAN)).isInstanceOf(AzureBlobLockBackend.class);
       assertExclusive(a, b);
       // the WOPI face over the same blobs: a lock one instance set is seen by the other
       assertThat(a.getBean(WopiLockProvider.class).add("doc.docx", "L1").success()).isTrue();

@@ -1,9 +1,9 @@
 package io.hostloom.integration;
 
+import io.hostloom.locking.LockBackendUnavailableException;
 import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockInterruptedException;
 import io.hostloom.locking.LockOptions;
-import io.hostloom.locking.LockProviderUnavailableException;
 import io.hostloom.locking.LossReason;
 import java.time.Duration;
 import java.util.ConcurrentModificationException;
@@ -39,7 +39,7 @@ import org.springframework.dao.CannotAcquireLockException;
  * InterruptedException}.
  *
  * <p><b>Failures.</b> A backend failure throws Spring's {@link CannotAcquireLockException} ("Failed
- * to lock mutex at ...", the kernel's {@code LockProviderUnavailableException} as cause) and leaves
+ * to lock mutex at ...", the kernel's {@code LockBackendUnavailableException} as cause) and leaves
  * nothing held by that call. A grant that arrives after its whole lease was spent (a lease shorter
  * than the round trip) is no grant: {@code tryLock} answers {@code false} (a timed one tries again
  * while time is left), {@code lock()} tries again and throws {@link CannotAcquireLockException}
@@ -257,7 +257,7 @@ public class HostLoomLock implements Lock {
       Optional<LockHandle> granted;
       try {
         granted = registry.distributedLock().tryAcquire(key, options);
-      } catch (LockProviderUnavailableException e) {
+      } catch (LockBackendUnavailableException e) {
         if (System.nanoTime() - sent < lease.toNanos()) {
           throw new CannotAcquireLockException("Failed to lock mutex at " + key, e);
         }

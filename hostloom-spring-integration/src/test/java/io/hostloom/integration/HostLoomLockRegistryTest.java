@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hostloom.locking.DistributedLock;
+import io.hostloom.locking.LockBackendUnavailableException;
 import io.hostloom.locking.LockFailureKind;
-import io.hostloom.locking.LockProviderUnavailableException;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.memory.InMemoryLockBackend;
 import io.hostloom.locking.testing.CountingLockBackend;
@@ -221,7 +221,7 @@ class HostLoomLockRegistryTest {
     assertThatThrownBy(l::tryLock)
         .isInstanceOf(CannotAcquireLockException.class)
         .hasMessage("Failed to lock mutex at down")
-        .hasCauseInstanceOf(LockProviderUnavailableException.class);
+        .hasCauseInstanceOf(LockBackendUnavailableException.class);
     assertThatThrownBy(l::lock).isInstanceOf(CannotAcquireLockException.class);
     assertThat(l.isAcquiredInThisProcess()).isFalse();
     faults.heal();

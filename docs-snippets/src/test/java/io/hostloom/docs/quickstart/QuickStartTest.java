@@ -7,7 +7,7 @@ import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.redis.RedisLockBackend;
 import io.hostloom.redis.RedisServerProcess;
-import io.hostloom.springboot.HostloomAutoConfiguration;
+import io.hostloom.springboot.HostLoomAutoConfiguration;
 import io.hostloom.springboot.backend.redis.RedisBackendAutoConfiguration;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -57,7 +57,7 @@ class QuickStartTest {
     new ApplicationContextRunner()
         .withConfiguration(
             AutoConfigurations.of(
-                HostloomAutoConfiguration.class, RedisBackendAutoConfiguration.class))
+                HostLoomAutoConfiguration.class, RedisBackendAutoConfiguration.class))
         .withBean(NightlyReportJob.class)
         .withPropertyValues(
             "hostloom.backend=redis",

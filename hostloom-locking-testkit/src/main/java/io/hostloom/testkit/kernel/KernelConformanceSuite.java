@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hostloom.locking.DistributedLock;
+import io.hostloom.locking.LockBackendUnavailableException;
 import io.hostloom.locking.LockFailureKind;
 import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockNotAcquiredException;
 import io.hostloom.locking.LockOptions;
-import io.hostloom.locking.LockProviderUnavailableException;
 import io.hostloom.locking.LockRetryPolicy;
 import io.hostloom.locking.LossReason;
 import io.hostloom.locking.OnLost;
@@ -177,7 +177,7 @@ public abstract class KernelConformanceSuite {
 
     assertThatThrownBy(() -> a.executeWithLock("orders", h -> "ran"))
         .isInstanceOfSatisfying(
-            LockProviderUnavailableException.class,
+            LockBackendUnavailableException.class,
             e -> {
               assertThat(e.key()).isEqualTo("orders");
               assertThat(e.kind()).isEqualTo(LockFailureKind.UNAVAILABLE);

@@ -4,7 +4,7 @@ import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.time.LockClock;
 import io.hostloom.scheduling.ScheduleGuard;
 import io.hostloom.scheduling.ScheduleListener;
-import io.hostloom.springboot.HostloomAutoConfiguration;
+import io.hostloom.springboot.HostLoomAutoConfiguration;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -21,7 +21,7 @@ import org.springframework.core.env.Environment;
  * (unique) receives every run, e.g. {@code new ScheduleMetrics(meterRegistry)}. A method with
  * {@code leaderRole} runs on the leader of that role through the starter's {@code LeaderElectors}.
  */
-@AutoConfiguration(after = HostloomAutoConfiguration.class)
+@AutoConfiguration(after = HostLoomAutoConfiguration.class)
 @ConditionalOnClass({ScheduleGuard.class, DistributedLock.class})
 @ConditionalOnProperty(
     prefix = "hostloom.scheduling",

@@ -3,9 +3,9 @@ package io.hostloom.springboot.backend;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.hostloom.springboot.HostloomConfigurationException;
-import io.hostloom.springboot.HostloomProperties;
-import io.hostloom.springboot.HostloomSettings;
+import io.hostloom.springboot.HostLoomConfigurationException;
+import io.hostloom.springboot.HostLoomProperties;
+import io.hostloom.springboot.HostLoomSettings;
 import io.hostloom.springboot.backend.memory.MemoryBackendDefinition;
 import java.util.List;
 import java.util.Map;
@@ -45,8 +45,8 @@ class BackendExtensionTest {
     }
   }
 
-  static HostloomSettings.Context context(boolean modulePresent) {
-    return new HostloomSettings.Context(
+  static HostLoomSettings.Context context(boolean modulePresent) {
+    return new HostLoomSettings.Context(
         List.of(new MemoryBackendDefinition(), new EtcdBackendDefinition()),
         List.of(),
         false,
@@ -54,8 +54,8 @@ class BackendExtensionTest {
         c -> modulePresent);
   }
 
-  static HostloomProperties properties(String namespace) {
-    HostloomProperties p = new HostloomProperties();
+  static HostLoomProperties properties(String namespace) {
+    HostLoomProperties p = new HostLoomProperties();
     p.setBackend("etcd");
     p.getLocking().setNamespace(namespace);
     return p;
@@ -63,11 +63,11 @@ class BackendExtensionTest {
 
   @Test
   void aNewBackendsProblemsJoinTheOneMessage() {
-    HostloomConfigurationException e =
+    HostLoomConfigurationException e =
         catchThrowableOfType(
-            HostloomConfigurationException.class,
+            HostLoomConfigurationException.class,
             () ->
-                HostloomSettings.validate(
+                HostLoomSettings.validate(
                     properties("Bad Space"),
                     new Binder(new MapConfigurationPropertySource()),
                     context(true)));
@@ -80,13 +80,13 @@ class BackendExtensionTest {
   void aNewBackendIsChosenByItsNameAndItsMissingModuleIsNamed() {
     Binder binder =
         new Binder(new MapConfigurationPropertySource(Map.of("hostloom.etcd.endpoints", "x")));
-    assertThat(HostloomSettings.validate(properties("ok"), binder, context(true)).backend())
+    assertThat(HostLoomSettings.validate(properties("ok"), binder, context(true)).backend())
         .get()
         .isInstanceOf(EtcdBackendDefinition.class);
-    HostloomConfigurationException e =
+    HostLoomConfigurationException e =
         catchThrowableOfType(
-            HostloomConfigurationException.class,
-            () -> HostloomSettings.validate(properties("ok"), binder, context(false)));
+            HostLoomConfigurationException.class,
+            () -> HostLoomSettings.validate(properties("ok"), binder, context(false)));
     assertThat(e.problems())
         .containsExactly(
             "hostloom.backend=etcd needs com.example:etcd-locks on the classpath (add it as a"

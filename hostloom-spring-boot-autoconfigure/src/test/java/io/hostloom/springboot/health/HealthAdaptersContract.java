@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hostloom.locking.spi.BackendHealth;
 import io.hostloom.locking.spi.LockBackend;
-import io.hostloom.springboot.HostloomAutoConfiguration;
+import io.hostloom.springboot.HostLoomAutoConfiguration;
 import io.hostloom.springboot.backend.memory.MemoryBackendAutoConfiguration;
-import io.hostloom.springboot.leadership.HostloomLeadershipAutoConfiguration;
+import io.hostloom.springboot.leadership.HostLoomLeadershipAutoConfiguration;
 import io.hostloom.springboot.leadership.LeaderElectors;
 import io.hostloom.testkit.TestTiming;
 import java.lang.reflect.Method;
@@ -21,7 +21,7 @@ import org.springframework.util.ReflectionUtils;
 
 /**
  * What each Boot generation's health adapters must do, written once: the {@code hostloom} indicator
- * mirrors {@link HostloomHealthCheck} (status and details) and can be switched off; the {@code
+ * mirrors {@link HostLoomHealthCheck} (status and details) and can be switched off; the {@code
  * leadership} contributor has one indicator per role saying leader with its term, and can be
  * switched off. Each starter subclasses it, naming its generation's three classes in the
  * constructor. Boot 3.5 and 4 put {@code Health}, {@code HealthIndicator} and {@code
@@ -39,9 +39,9 @@ public abstract class HealthAdaptersContract {
   private final Class<?> indicatorType;
 
   /**
-   * @param healthAutoConfiguration the generation's {@code HostloomHealthAutoConfiguration}
+   * @param healthAutoConfiguration the generation's {@code HostLoomHealthAutoConfiguration}
    * @param leadershipHealthAutoConfiguration its {@code LeadershipHealthAutoConfiguration}
-   * @param indicatorType its {@code HostloomHealthIndicator}
+   * @param indicatorType its {@code HostLoomHealthIndicator}
    */
   protected HealthAdaptersContract(
       Class<?> healthAutoConfiguration,
@@ -78,7 +78,7 @@ public abstract class HealthAdaptersContract {
     return new ApplicationContextRunner()
         .withConfiguration(
             AutoConfigurations.of(
-                HostloomAutoConfiguration.class,
+                HostLoomAutoConfiguration.class,
                 MemoryBackendAutoConfiguration.class,
                 healthAutoConfiguration))
         .withPropertyValues("hostloom.locking.namespace=health");
@@ -88,9 +88,9 @@ public abstract class HealthAdaptersContract {
     return new ApplicationContextRunner()
         .withConfiguration(
             AutoConfigurations.of(
-                HostloomAutoConfiguration.class,
+                HostLoomAutoConfiguration.class,
                 MemoryBackendAutoConfiguration.class,
-                HostloomLeadershipAutoConfiguration.class,
+                HostLoomLeadershipAutoConfiguration.class,
                 leadershipHealthAutoConfiguration))
         .withPropertyValues(
             "hostloom.locking.namespace=health",

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hostloom.integration.HostLoomLeaderInitiator;
 import io.hostloom.integration.HostLoomLockRegistry;
-import io.hostloom.springboot.HostloomAutoConfiguration;
+import io.hostloom.springboot.HostLoomAutoConfiguration;
 import io.hostloom.springboot.backend.memory.MemoryBackendAutoConfiguration;
 import io.hostloom.testkit.TestTiming;
 import java.time.Duration;
@@ -22,9 +22,9 @@ class IntegrationAutoConfigurationTest {
       new ApplicationContextRunner()
           .withConfiguration(
               AutoConfigurations.of(
-                  HostloomAutoConfiguration.class,
+                  HostLoomAutoConfiguration.class,
                   MemoryBackendAutoConfiguration.class,
-                  HostloomIntegrationAutoConfiguration.class))
+                  HostLoomIntegrationAutoConfiguration.class))
           .withPropertyValues("hostloom.locking.namespace=app", "hostloom.backend=memory");
 
   @Test

@@ -9,8 +9,8 @@ import io.hostloom.leadership.testing.ScriptedLeaderElection;
 import io.hostloom.locking.memory.InMemoryLockBackend;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.micrometer.LeaderMetricsListener;
-import io.hostloom.springboot.HostloomAutoConfiguration;
-import io.hostloom.springboot.HostloomConfigurationException;
+import io.hostloom.springboot.HostLoomAutoConfiguration;
+import io.hostloom.springboot.HostLoomConfigurationException;
 import io.hostloom.springboot.backend.memory.MemoryBackendAutoConfiguration;
 import io.hostloom.testkit.TestTiming;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,9 +29,9 @@ class LeadershipAutoConfigurationTest {
       new ApplicationContextRunner()
           .withConfiguration(
               AutoConfigurations.of(
-                  HostloomAutoConfiguration.class,
+                  HostLoomAutoConfiguration.class,
                   MemoryBackendAutoConfiguration.class,
-                  HostloomLeadershipAutoConfiguration.class))
+                  HostLoomLeadershipAutoConfiguration.class))
           .withPropertyValues("hostloom.locking.namespace=app", "hostloom.backend=memory");
 
   @Test
@@ -115,7 +115,7 @@ class LeadershipAutoConfigurationTest {
               assertThat(ctx).hasFailed();
               assertThat(ctx.getStartupFailure())
                   .rootCause()
-                  .isInstanceOf(HostloomConfigurationException.class)
+                  .isInstanceOf(HostLoomConfigurationException.class)
                   .hasMessageContaining("hostloom.leadership.roles.billing.renew-interval")
                   .hasMessageContaining("hostloom.leadership.roles.reports.jitter");
             });

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hostloom.scheduling.RunOutcome;
 import io.hostloom.scheduling.ScheduleOptions;
 import io.hostloom.scheduling.ScheduleState;
-import io.hostloom.springboot.HostloomAutoConfiguration;
+import io.hostloom.springboot.HostLoomAutoConfiguration;
 import io.hostloom.springboot.backend.memory.MemoryBackendAutoConfiguration;
 import io.hostloom.testkit.TestTiming;
 import java.time.Duration;
@@ -32,7 +32,7 @@ class ExclusiveScheduleAutoConfigurationTest {
       new ApplicationContextRunner()
           .withConfiguration(
               AutoConfigurations.of(
-                  HostloomAutoConfiguration.class,
+                  HostLoomAutoConfiguration.class,
                   MemoryBackendAutoConfiguration.class,
                   ExclusiveScheduleAutoConfiguration.class))
           .withPropertyValues(

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hostloom.leadership.LeaderElection;
 import io.hostloom.scheduling.RunOutcome;
 import io.hostloom.scheduling.ScheduleState;
-import io.hostloom.springboot.HostloomAutoConfiguration;
+import io.hostloom.springboot.HostLoomAutoConfiguration;
 import io.hostloom.springboot.backend.memory.MemoryBackendAutoConfiguration;
-import io.hostloom.springboot.leadership.HostloomLeadershipAutoConfiguration;
+import io.hostloom.springboot.leadership.HostLoomLeadershipAutoConfiguration;
 import io.hostloom.springboot.leadership.LeaderElectors;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -23,9 +23,9 @@ class LeaderOnlyScheduleTest {
       new ApplicationContextRunner()
           .withConfiguration(
               AutoConfigurations.of(
-                  HostloomAutoConfiguration.class,
+                  HostLoomAutoConfiguration.class,
                   MemoryBackendAutoConfiguration.class,
-                  HostloomLeadershipAutoConfiguration.class,
+                  HostLoomLeadershipAutoConfiguration.class,
                   ExclusiveScheduleAutoConfiguration.class))
           .withPropertyValues(
               "hostloom.locking.namespace=app",

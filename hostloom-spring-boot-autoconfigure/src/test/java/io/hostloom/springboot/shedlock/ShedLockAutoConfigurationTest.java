@@ -3,7 +3,7 @@ package io.hostloom.springboot.shedlock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hostloom.shedlock.HostLoomLockProvider;
-import io.hostloom.springboot.HostloomAutoConfiguration;
+import io.hostloom.springboot.HostLoomAutoConfiguration;
 import io.hostloom.springboot.backend.memory.MemoryBackendAutoConfiguration;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,9 +21,9 @@ class ShedLockAutoConfigurationTest {
       new ApplicationContextRunner()
           .withConfiguration(
               AutoConfigurations.of(
-                  HostloomAutoConfiguration.class,
+                  HostLoomAutoConfiguration.class,
                   MemoryBackendAutoConfiguration.class,
-                  HostloomShedLockAutoConfiguration.class))
+                  HostLoomShedLockAutoConfiguration.class))
           .withPropertyValues("hostloom.locking.namespace=app", "hostloom.backend=memory");
 
   private static LockConfiguration job() {

@@ -2,9 +2,9 @@ package io.hostloom.springboot.backend.azure;
 
 import io.hostloom.azure.AzureBlobLockBackend;
 import io.hostloom.locking.spi.LockBackend;
-import io.hostloom.springboot.HostloomAutoConfiguration;
-import io.hostloom.springboot.HostloomSettings;
-import io.hostloom.springboot.HostloomWopiAutoConfiguration;
+import io.hostloom.springboot.HostLoomAutoConfiguration;
+import io.hostloom.springboot.HostLoomSettings;
+import io.hostloom.springboot.HostLoomWopiAutoConfiguration;
 import io.hostloom.springboot.backend.ConditionalOnBackend;
 import io.hostloom.wopi.WopiLockComparer;
 import org.springframework.beans.factory.ObjectProvider;
@@ -23,17 +23,17 @@ import org.springframework.context.annotation.Bean;
  * Active only when {@code io.hostloom:hostloom-azure} is on the classpath.
  */
 @AutoConfiguration(
-    after = HostloomAutoConfiguration.class,
-    before = HostloomWopiAutoConfiguration.class)
+    after = HostLoomAutoConfiguration.class,
+    before = HostLoomWopiAutoConfiguration.class)
 @ConditionalOnClass(AzureBlobLockBackend.class)
 @ConditionalOnBackend("azure")
 @EnableConfigurationProperties(AzureBackendProperties.class)
 public class AzureBackendAutoConfiguration {
 
-  @Bean(HostloomSettings.BACKEND_BEAN)
+  @Bean(HostLoomSettings.BACKEND_BEAN)
   @ConditionalOnMissingBean(LockBackend.class)
   AzureBlobLockBackend hostloomLockBackend(
-      HostloomSettings settings,
+      HostLoomSettings settings,
       AzureBackendProperties azure,
       WopiLockComparer comparer,
       ObjectProvider<AzureBlobLockBackendBuilderCustomizer> customizers) {

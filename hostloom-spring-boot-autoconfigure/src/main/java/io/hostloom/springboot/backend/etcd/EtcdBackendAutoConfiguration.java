@@ -2,9 +2,9 @@ package io.hostloom.springboot.backend.etcd;
 
 import io.hostloom.etcd.EtcdLockBackend;
 import io.hostloom.locking.spi.LockBackend;
-import io.hostloom.springboot.HostloomAutoConfiguration;
-import io.hostloom.springboot.HostloomSettings;
-import io.hostloom.springboot.HostloomWopiAutoConfiguration;
+import io.hostloom.springboot.HostLoomAutoConfiguration;
+import io.hostloom.springboot.HostLoomSettings;
+import io.hostloom.springboot.HostLoomWopiAutoConfiguration;
 import io.hostloom.springboot.backend.ConditionalOnBackend;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -21,14 +21,14 @@ import org.springframework.context.annotation.Bean;
  * release watch wakes waiters.
  */
 @AutoConfiguration(
-    after = HostloomAutoConfiguration.class,
-    before = HostloomWopiAutoConfiguration.class)
+    after = HostLoomAutoConfiguration.class,
+    before = HostLoomWopiAutoConfiguration.class)
 @ConditionalOnClass(EtcdLockBackend.class)
 @ConditionalOnBackend("etcd")
 @EnableConfigurationProperties(EtcdBackendProperties.class)
 public class EtcdBackendAutoConfiguration {
 
-  @Bean(name = HostloomSettings.BACKEND_BEAN, destroyMethod = "close")
+  @Bean(name = HostLoomSettings.BACKEND_BEAN, destroyMethod = "close")
   @ConditionalOnMissingBean(LockBackend.class)
   EtcdLockBackend hostloomLockBackend(
       EtcdBackendProperties etcd, ObjectProvider<EtcdLockBackendBuilderCustomizer> customizers) {

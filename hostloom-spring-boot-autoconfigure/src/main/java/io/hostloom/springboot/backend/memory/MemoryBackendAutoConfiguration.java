@@ -3,9 +3,9 @@ package io.hostloom.springboot.backend.memory;
 import io.hostloom.locking.memory.InMemoryLockBackend;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.time.LockClock;
-import io.hostloom.springboot.HostloomAutoConfiguration;
-import io.hostloom.springboot.HostloomSettings;
-import io.hostloom.springboot.HostloomWopiAutoConfiguration;
+import io.hostloom.springboot.HostLoomAutoConfiguration;
+import io.hostloom.springboot.HostLoomSettings;
+import io.hostloom.springboot.HostLoomWopiAutoConfiguration;
 import io.hostloom.springboot.backend.ConditionalOnBackend;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -16,14 +16,14 @@ import org.springframework.context.annotation.Bean;
  * this JVM only: for tests and single-instance deployments.
  */
 @AutoConfiguration(
-    after = HostloomAutoConfiguration.class,
-    before = HostloomWopiAutoConfiguration.class)
+    after = HostLoomAutoConfiguration.class,
+    before = HostLoomWopiAutoConfiguration.class)
 @ConditionalOnBackend("memory")
 public class MemoryBackendAutoConfiguration {
 
-  @Bean(HostloomSettings.BACKEND_BEAN)
+  @Bean(HostLoomSettings.BACKEND_BEAN)
   @ConditionalOnMissingBean(LockBackend.class)
-  InMemoryLockBackend hostloomLockBackend(HostloomSettings settings, LockClock clock) {
+  InMemoryLockBackend hostloomLockBackend(HostLoomSettings settings, LockClock clock) {
     return new InMemoryLockBackend(clock);
   }
 }

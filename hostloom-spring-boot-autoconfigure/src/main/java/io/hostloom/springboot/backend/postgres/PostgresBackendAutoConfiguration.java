@@ -2,9 +2,9 @@ package io.hostloom.springboot.backend.postgres;
 
 import io.hostloom.jdbc.JdbcLockBackend;
 import io.hostloom.locking.spi.LockBackend;
-import io.hostloom.springboot.HostloomAutoConfiguration;
-import io.hostloom.springboot.HostloomSettings;
-import io.hostloom.springboot.HostloomWopiAutoConfiguration;
+import io.hostloom.springboot.HostLoomAutoConfiguration;
+import io.hostloom.springboot.HostLoomSettings;
+import io.hostloom.springboot.HostLoomWopiAutoConfiguration;
 import io.hostloom.springboot.backend.ConditionalOnBackend;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
@@ -23,22 +23,22 @@ import org.springframework.context.annotation.Bean;
  * never closed by it.
  */
 @AutoConfiguration(
-    after = HostloomAutoConfiguration.class,
+    after = HostLoomAutoConfiguration.class,
     // by name, both Boot generations (Boot 4 moved it to spring-boot-jdbc)
     afterName = {
       "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
       "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration"
     },
-    before = HostloomWopiAutoConfiguration.class)
+    before = HostLoomWopiAutoConfiguration.class)
 @ConditionalOnClass(JdbcLockBackend.class)
 @ConditionalOnBackend("postgres")
 @EnableConfigurationProperties(PostgresBackendProperties.class)
 public class PostgresBackendAutoConfiguration {
 
-  @Bean(name = HostloomSettings.BACKEND_BEAN, destroyMethod = "close")
+  @Bean(name = HostLoomSettings.BACKEND_BEAN, destroyMethod = "close")
   @ConditionalOnMissingBean(LockBackend.class)
   JdbcLockBackend hostloomLockBackend(
-      HostloomSettings settings,
+      HostLoomSettings settings,
       PostgresBackendProperties pg,
       ObjectProvider<DataSource> dataSource,
       ObjectProvider<JdbcLockBackendBuilderCustomizer> customizers) {

@@ -36,7 +36,7 @@ public final class PostgresBackendDefinition implements BackendDefinition {
 
   /**
    * The rules of a backend on {@code JdbcLockBackend} ({@code hostloom.<backend>.*}): a DataSource
-   * bean, plain identifiers, positive bounds. Shared with {@code hostloom.backend=mysql}.
+   * bean, plain identifiers, positive bounds. Shared with {@code hostloom.backend=mariadb}.
    */
   public static void validateJdbc(
       String backend, PostgresBackendProperties pg, Context context, List<String> problems) {

@@ -2,9 +2,9 @@ package io.hostloom.springboot.backend.redis;
 
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.redis.RedisLockBackend;
-import io.hostloom.springboot.HostloomAutoConfiguration;
-import io.hostloom.springboot.HostloomSettings;
-import io.hostloom.springboot.HostloomWopiAutoConfiguration;
+import io.hostloom.springboot.HostLoomAutoConfiguration;
+import io.hostloom.springboot.HostLoomSettings;
+import io.hostloom.springboot.HostLoomWopiAutoConfiguration;
 import io.hostloom.springboot.backend.ConditionalOnBackend;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -21,17 +21,17 @@ import org.springframework.context.annotation.Bean;
  * define a {@code LockBackend} bean.
  */
 @AutoConfiguration(
-    after = HostloomAutoConfiguration.class,
-    before = HostloomWopiAutoConfiguration.class)
+    after = HostLoomAutoConfiguration.class,
+    before = HostLoomWopiAutoConfiguration.class)
 @ConditionalOnClass(RedisLockBackend.class)
 @ConditionalOnBackend("redis")
 @EnableConfigurationProperties(RedisBackendProperties.class)
 public class RedisBackendAutoConfiguration {
 
-  @Bean(name = HostloomSettings.BACKEND_BEAN, destroyMethod = "close")
+  @Bean(name = HostLoomSettings.BACKEND_BEAN, destroyMethod = "close")
   @ConditionalOnMissingBean(LockBackend.class)
   RedisLockBackend hostloomLockBackend(
-      HostloomSettings settings,
+      HostLoomSettings settings,
       RedisBackendProperties redis,
       ObjectProvider<RedisLockBackendBuilderCustomizer> customizers) {
     RedisLockBackend.Builder b =

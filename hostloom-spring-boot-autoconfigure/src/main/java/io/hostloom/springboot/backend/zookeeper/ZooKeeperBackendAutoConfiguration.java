@@ -1,9 +1,9 @@
 package io.hostloom.springboot.backend.zookeeper;
 
 import io.hostloom.locking.spi.LockBackend;
-import io.hostloom.springboot.HostloomAutoConfiguration;
-import io.hostloom.springboot.HostloomSettings;
-import io.hostloom.springboot.HostloomWopiAutoConfiguration;
+import io.hostloom.springboot.HostLoomAutoConfiguration;
+import io.hostloom.springboot.HostLoomSettings;
+import io.hostloom.springboot.HostLoomWopiAutoConfiguration;
 import io.hostloom.springboot.backend.ConditionalOnBackend;
 import io.hostloom.zookeeper.ZooKeeperLockBackend;
 import org.springframework.beans.factory.ObjectProvider;
@@ -20,14 +20,14 @@ import org.springframework.context.annotation.Bean;
  * io.hostloom:hostloom-zookeeper} is on the classpath. Health comes from the backend's own probe.
  */
 @AutoConfiguration(
-    after = HostloomAutoConfiguration.class,
-    before = HostloomWopiAutoConfiguration.class)
+    after = HostLoomAutoConfiguration.class,
+    before = HostLoomWopiAutoConfiguration.class)
 @ConditionalOnClass(ZooKeeperLockBackend.class)
 @ConditionalOnBackend("zookeeper")
 @EnableConfigurationProperties(ZooKeeperBackendProperties.class)
 public class ZooKeeperBackendAutoConfiguration {
 
-  @Bean(name = HostloomSettings.BACKEND_BEAN, destroyMethod = "close")
+  @Bean(name = HostLoomSettings.BACKEND_BEAN, destroyMethod = "close")
   @ConditionalOnMissingBean(LockBackend.class)
   ZooKeeperLockBackend hostloomLockBackend(
       ZooKeeperBackendProperties zk,

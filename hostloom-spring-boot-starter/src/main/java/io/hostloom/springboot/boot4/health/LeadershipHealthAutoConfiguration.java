@@ -1,6 +1,6 @@
 package io.hostloom.springboot.boot4.health;
 
-import io.hostloom.springboot.leadership.HostloomLeadershipAutoConfiguration;
+import io.hostloom.springboot.leadership.HostLoomLeadershipAutoConfiguration;
 import io.hostloom.springboot.leadership.LeaderElectors;
 import io.hostloom.springboot.leadership.LeadershipHealthCheck;
 import java.util.LinkedHashMap;
@@ -21,7 +21,7 @@ import org.springframework.context.annotation.Bean;
  * Boot-neutral {@link LeadershipHealthCheck} in this Boot line's health types. Off with {@code
  * management.health.leadership.enabled=false}.
  */
-@AutoConfiguration(after = HostloomLeadershipAutoConfiguration.class)
+@AutoConfiguration(after = HostLoomLeadershipAutoConfiguration.class)
 @ConditionalOnClass(value = HealthIndicator.class, name = "io.hostloom.leadership.LeaderElector")
 @ConditionalOnBean(LeaderElectors.class)
 @ConditionalOnEnabledHealthIndicator("leadership")

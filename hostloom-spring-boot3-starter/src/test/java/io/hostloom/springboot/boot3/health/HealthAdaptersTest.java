@@ -6,8 +6,8 @@ import io.hostloom.springboot.health.HealthAdaptersContract;
 class HealthAdaptersTest extends HealthAdaptersContract {
   HealthAdaptersTest() {
     super(
-        HostloomHealthAutoConfiguration.class,
+        HostLoomHealthAutoConfiguration.class,
         LeadershipHealthAutoConfiguration.class,
-        HostloomHealthIndicator.class);
+        HostLoomHealthIndicator.class);
   }
 }

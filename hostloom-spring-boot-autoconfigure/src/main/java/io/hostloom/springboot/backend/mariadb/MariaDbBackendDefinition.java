@@ -1,4 +1,4 @@
-package io.hostloom.springboot.backend.mysql;
+package io.hostloom.springboot.backend.mariadb;
 
 import io.hostloom.springboot.backend.BackendDefinition;
 import io.hostloom.springboot.backend.postgres.PostgresBackendDefinition;
@@ -6,11 +6,11 @@ import java.util.List;
 import java.util.Optional;
 import org.springframework.boot.context.properties.bind.Binder;
 
-/** {@code hostloom.backend=mysql} (MariaDB): the rules of {@code hostloom.mysql.*}. */
-public final class MysqlBackendDefinition implements BackendDefinition {
+/** {@code hostloom.backend=mariadb} (MariaDB): the rules of {@code hostloom.mariadb.*}. */
+public final class MariaDbBackendDefinition implements BackendDefinition {
   @Override
   public String name() {
-    return "mysql";
+    return "mariadb";
   }
 
   @Override
@@ -25,10 +25,10 @@ public final class MysqlBackendDefinition implements BackendDefinition {
 
   @Override
   public void validate(Binder binder, Context context, List<String> problems) {
-    MysqlBackendProperties props =
+    MariaDbBackendProperties props =
         binder
-            .bind("hostloom.mysql", MysqlBackendProperties.class)
-            .orElseGet(MysqlBackendProperties::new);
-    PostgresBackendDefinition.validateJdbc("mysql", props, context, problems);
+            .bind("hostloom.mariadb", MariaDbBackendProperties.class)
+            .orElseGet(MariaDbBackendProperties::new);
+    PostgresBackendDefinition.validateJdbc("mariadb", props, context, problems);
   }
 }

@@ -2,7 +2,7 @@ package io.hostloom.springboot.metrics;
 
 import io.hostloom.locking.LockEventListener;
 import io.hostloom.micrometer.LockMetricsListener;
-import io.hostloom.springboot.HostloomAutoConfiguration;
+import io.hostloom.springboot.HostLoomAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
@@ -20,7 +20,7 @@ import org.springframework.context.annotation.Bean;
  * replaces this one (wrap a {@code LockMetricsListener} in it to keep the metrics).
  */
 @AutoConfiguration(
-    before = HostloomAutoConfiguration.class,
+    before = HostLoomAutoConfiguration.class,
     // by name, both Boot generations: Boot 4 moved these into spring-boot-micrometer-*
     afterName = {
       "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
@@ -32,7 +32,7 @@ import org.springframework.context.annotation.Bean;
     })
 @ConditionalOnClass({LockMetricsListener.class, MeterRegistry.class})
 @ConditionalOnBean(MeterRegistry.class)
-public class HostloomMetricsAutoConfiguration {
+public class HostLoomMetricsAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean(LockEventListener.class)

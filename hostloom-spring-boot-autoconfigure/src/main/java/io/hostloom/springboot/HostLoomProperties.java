@@ -9,14 +9,14 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * The backend-neutral {@code hostloom.*} settings: the backend's name, the lock's options and the
  * WOPI provider's. Each backend's own settings ({@code hostloom.redis.*}, ...) live in the
  * backend's package next to its auto-configuration. Bound as plain values and validated together by
- * {@link HostloomSettings}, so one start-up failure lists every problem at once. Every default is
+ * {@link HostLoomSettings}, so one start-up failure lists every problem at once. Every default is
  * the kernel's or the WOPI provider's {@code DEFAULT_*} constant.
  */
 @ConfigurationProperties("hostloom")
-public class HostloomProperties {
+public class HostLoomProperties {
 
   /**
-   * Where locks live: memory, redis, azure, postgres, etcd, zookeeper or mysql (or a backend
+   * Where locks live: memory, redis, azure, postgres, etcd, zookeeper or mariadb (or a backend
    * another module adds). No default: with locking enabled, a backend must be chosen (or a
    * LockBackend bean defined).
    */

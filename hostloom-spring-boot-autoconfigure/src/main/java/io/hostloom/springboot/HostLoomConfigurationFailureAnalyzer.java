@@ -4,13 +4,13 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
- * Turns {@link HostloomConfigurationException} into Spring Boot's "APPLICATION FAILED TO START".
+ * Turns {@link HostLoomConfigurationException} into Spring Boot's "APPLICATION FAILED TO START".
  */
-public final class HostloomConfigurationFailureAnalyzer
-    extends AbstractFailureAnalyzer<HostloomConfigurationException> {
+public final class HostLoomConfigurationFailureAnalyzer
+    extends AbstractFailureAnalyzer<HostLoomConfigurationException> {
 
   @Override
-  protected FailureAnalysis analyze(Throwable rootFailure, HostloomConfigurationException cause) {
+  protected FailureAnalysis analyze(Throwable rootFailure, HostLoomConfigurationException cause) {
     return new FailureAnalysis(
         cause.getMessage(),
         "Fix the hostloom.* settings listed above (application.yml, environment variables or"

@@ -6,8 +6,8 @@ import io.hostloom.leadership.LeadershipOptions;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.time.LockClock;
 import io.hostloom.micrometer.LeaderMetricsListener;
-import io.hostloom.springboot.HostloomAutoConfiguration;
-import io.hostloom.springboot.HostloomConfigurationException;
+import io.hostloom.springboot.HostLoomAutoConfiguration;
+import io.hostloom.springboot.HostLoomConfigurationException;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -31,7 +31,7 @@ import org.springframework.context.annotation.Configuration;
  * over {@link LeadershipHealthCheck}). Every bean backs off when the application defines its own.
  */
 @AutoConfiguration(
-    after = HostloomAutoConfiguration.class,
+    after = HostLoomAutoConfiguration.class,
     afterName = {
       "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
       "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
@@ -40,14 +40,14 @@ import org.springframework.context.annotation.Configuration;
     })
 @ConditionalOnClass(LeaderElector.class)
 @ConditionalOnBean(DistributedLock.class)
-@EnableConfigurationProperties(HostloomLeadershipProperties.class)
-public class HostloomLeadershipAutoConfiguration {
+@EnableConfigurationProperties(HostLoomLeadershipProperties.class)
+public class HostLoomLeadershipAutoConfiguration {
   static final String PREFIX = "hostloom.leadership.roles.";
 
   @Bean
   @ConditionalOnMissingBean
   LeaderElectors hostloomLeaderElectors(
-      HostloomLeadershipProperties properties,
+      HostLoomLeadershipProperties properties,
       DistributedLock lock,
       ObjectProvider<LockClock> clock,
       ObjectProvider<LeadershipListener> listener) {
@@ -89,7 +89,7 @@ public class HostloomLeadershipAutoConfiguration {
                       .build());
             });
     if (!problems.isEmpty()) {
-      throw HostloomConfigurationException.of(problems);
+      throw HostLoomConfigurationException.of(problems);
     }
     return new LeaderElectors(electors);
   }

@@ -12,7 +12,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 
 /**
- * The core: validates every {@code hostloom.*} setting once ({@link HostloomSettings}, failing
+ * The core: validates every {@code hostloom.*} setting once ({@link HostLoomSettings}, failing
  * start-up with one message listing every problem), and builds the {@link DistributedLock} over the
  * chosen backend's {@link LockBackend}. The backends have their own auto-configurations ({@code
  * io.hostloom.springboot.backend.*}), each active only for its {@code hostloom.backend} value
@@ -26,12 +26,12 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration
 @ConditionalOnClass(DistributedLock.class)
-@EnableConfigurationProperties(HostloomProperties.class)
-public class HostloomAutoConfiguration {
-  /** Validates the settings before any bean is created; see {@link HostloomSettingsRegistrar}. */
+@EnableConfigurationProperties(HostLoomProperties.class)
+public class HostLoomAutoConfiguration {
+  /** Validates the settings before any bean is created; see {@link HostLoomSettingsRegistrar}. */
   @Bean
-  static HostloomSettingsRegistrar hostloomSettingsRegistrar() {
-    return new HostloomSettingsRegistrar();
+  static HostLoomSettingsRegistrar hostloomSettingsRegistrar() {
+    return new HostLoomSettingsRegistrar();
   }
 
   @Bean
@@ -43,7 +43,7 @@ public class HostloomAutoConfiguration {
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean(DistributedLock.class)
   DistributedLock distributedLock(
-      HostloomSettings settings,
+      HostLoomSettings settings,
       ObjectProvider<LockBackend> backend,
       LockClock clock,
       ObjectProvider<LockEventListener> listener) {

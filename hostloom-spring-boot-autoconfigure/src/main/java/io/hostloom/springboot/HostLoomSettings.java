@@ -16,10 +16,10 @@ import org.springframework.boot.context.properties.bind.Binder;
 
 /**
  * The {@code hostloom.*} settings after validation: built once at start-up, it checks every rule
- * and throws one {@link HostloomConfigurationException} listing every problem. Every bean of the
+ * and throws one {@link HostLoomConfigurationException} listing every problem. Every bean of the
  * starter is built from it, so no bean ever sees an invalid value.
  */
-public final class HostloomSettings {
+public final class HostLoomSettings {
   /** The bean name every backend auto-configuration gives its {@code LockBackend}. */
   public static final String BACKEND_BEAN = "hostloomLockBackend";
 
@@ -61,14 +61,14 @@ public final class HostloomSettings {
   private final Optional<WopiLockComparer> comparer;
   private final Duration wopiExpiry;
   private final String wopiKeyPrefix;
-  private final HostloomProperties properties;
+  private final HostLoomProperties properties;
 
-  private HostloomSettings(
+  private HostLoomSettings(
       Optional<BackendDefinition> backend,
       LockingOptions lockingOptions,
       Optional<WopiLockComparer> comparer,
       String wopiKeyPrefix,
-      HostloomProperties properties) {
+      HostLoomProperties properties) {
     this.backend = backend;
     this.lockingOptions = lockingOptions;
     this.comparer = comparer;
@@ -81,11 +81,11 @@ public final class HostloomSettings {
    * Validates {@code p} and the chosen backend's settings (bound from {@code binder}) in {@code
    * context}.
    *
-   * @throws HostloomConfigurationException listing every problem
+   * @throws HostLoomConfigurationException listing every problem
    */
-  public static HostloomSettings validate(HostloomProperties p, Binder binder, Context context) {
+  public static HostLoomSettings validate(HostLoomProperties p, Binder binder, Context context) {
     List<String> problems = new ArrayList<>();
-    HostloomProperties.Locking l = p.getLocking();
+    HostLoomProperties.Locking l = p.getLocking();
 
     Optional<BackendDefinition> backend = Optional.empty();
     BackendProperty choice = new BackendProperty(p.getBackend());
@@ -181,7 +181,7 @@ public final class HostloomSettings {
     }
 
     if (!problems.isEmpty()) {
-      throw HostloomConfigurationException.of(problems);
+      throw HostLoomConfigurationException.of(problems);
     }
     // a backend may name WOPI locks its own way (Azure: the .NET WopiHost blob name)
     // (also with a LockBackend bean of the application's own: hostloom.backend still says where)
@@ -189,7 +189,7 @@ public final class HostloomSettings {
         backend.isPresent()
             ? backend.get().wopiKeyPrefix(binder, p.getWopi().getKeyPrefix())
             : p.getWopi().getKeyPrefix();
-    return new HostloomSettings(backend, options, comparer, wopiKeyPrefix, p);
+    return new HostLoomSettings(backend, options, comparer, wopiKeyPrefix, p);
   }
 
   private static void backendProblems(
@@ -235,7 +235,7 @@ public final class HostloomSettings {
   }
 
   /** The raw (validated) backend-neutral properties. */
-  public HostloomProperties properties() {
+  public HostLoomProperties properties() {
     return properties;
   }
 }

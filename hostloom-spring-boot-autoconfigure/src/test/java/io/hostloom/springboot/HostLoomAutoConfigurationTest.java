@@ -10,8 +10,8 @@ import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.testing.ManualLockClock;
 import io.hostloom.locking.time.LockClock;
 import io.hostloom.springboot.backend.azure.AzureBackendAutoConfiguration;
+import io.hostloom.springboot.backend.mariadb.MariaDbBackendAutoConfiguration;
 import io.hostloom.springboot.backend.memory.MemoryBackendAutoConfiguration;
-import io.hostloom.springboot.backend.mysql.MysqlBackendAutoConfiguration;
 import io.hostloom.springboot.backend.postgres.PostgresBackendAutoConfiguration;
 import io.hostloom.springboot.backend.redis.RedisBackendAutoConfiguration;
 import io.hostloom.wopi.WopiLockComparer;
@@ -24,16 +24,16 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /** The core, memory and WOPI auto-configurations, through {@link ApplicationContextRunner}. */
-class HostloomAutoConfigurationTest {
+class HostLoomAutoConfigurationTest {
   static final AutoConfigurations ALL =
       AutoConfigurations.of(
-          HostloomAutoConfiguration.class,
+          HostLoomAutoConfiguration.class,
           MemoryBackendAutoConfiguration.class,
           RedisBackendAutoConfiguration.class,
           AzureBackendAutoConfiguration.class,
           PostgresBackendAutoConfiguration.class,
-          MysqlBackendAutoConfiguration.class,
-          HostloomWopiAutoConfiguration.class);
+          MariaDbBackendAutoConfiguration.class,
+          HostLoomWopiAutoConfiguration.class);
 
   final ApplicationContextRunner runner =
       new ApplicationContextRunner()
@@ -112,11 +112,11 @@ class HostloomAutoConfigurationTest {
     runner.run(
         ctx -> {
           assertThat(ctx).hasFailed();
-          HostloomConfigurationException e = rootCause(ctx.getStartupFailure());
+          HostLoomConfigurationException e = rootCause(ctx.getStartupFailure());
           assertThat(e.problems()).hasSize(1);
           assertThat(e.getMessage())
               .contains("hostloom.backend is not set")
-              .contains("memory, redis, azure, postgres, etcd, zookeeper, mysql")
+              .contains("memory, redis, azure, postgres, etcd, zookeeper, mariadb")
               .contains("LockBackend bean")
               .contains("hostloom.locking.enabled=false");
         });
@@ -153,7 +153,7 @@ class HostloomAutoConfigurationTest {
         .run(
             ctx -> {
               assertThat(ctx).hasFailed();
-              HostloomConfigurationException e = rootCause(ctx.getStartupFailure());
+              HostLoomConfigurationException e = rootCause(ctx.getStartupFailure());
               assertThat(e.getMessage()).startsWith("Invalid HostLoom configuration (8 problems):");
               assertThat(e.problems())
                   .anyMatch(p -> p.startsWith("hostloom.redis.uri is required"))
@@ -178,7 +178,7 @@ class HostloomAutoConfigurationTest {
             ctx ->
                 assertThat(rootCause(ctx.getStartupFailure()).problems())
                     .containsExactly(
-                        "hostloom.backend must be one of memory, redis, azure, postgres, etcd, zookeeper, mysql but was"
+                        "hostloom.backend must be one of memory, redis, azure, postgres, etcd, zookeeper, mariadb but was"
                             + " 'cassandra'"));
   }
 
@@ -299,18 +299,18 @@ class HostloomAutoConfigurationTest {
     runner.run(
         ctx -> {
           var analysis =
-              new HostloomConfigurationFailureAnalyzer().analyze(ctx.getStartupFailure());
+              new HostLoomConfigurationFailureAnalyzer().analyze(ctx.getStartupFailure());
           assertThat(analysis.getDescription()).contains("hostloom.backend is not set");
           assertThat(analysis.getAction()).contains("hostloom.*");
         });
   }
 
-  static HostloomConfigurationException rootCause(Throwable t) {
+  static HostLoomConfigurationException rootCause(Throwable t) {
     Throwable c = t;
-    while (c != null && !(c instanceof HostloomConfigurationException)) {
+    while (c != null && !(c instanceof HostLoomConfigurationException)) {
       c = c.getCause();
     }
-    assertThat(c).as("a HostloomConfigurationException in %s", t).isNotNull();
-    return (HostloomConfigurationException) c;
+    assertThat(c).as("a HostLoomConfigurationException in %s", t).isNotNull();
+    return (HostLoomConfigurationException) c;
   }
 }

@@ -11,7 +11,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * jitter 1 s).
  */
 @ConfigurationProperties("hostloom.leadership")
-public class HostloomLeadershipProperties {
+public class HostLoomLeadershipProperties {
   /** The roles to elect a leader for, by role name (the lock key is {@code leader:<role>}). */
   private final Map<String, Role> roles = new LinkedHashMap<>();
 

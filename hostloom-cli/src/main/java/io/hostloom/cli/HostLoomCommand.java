@@ -23,7 +23,7 @@ import picocli.CommandLine.Command;
       "The backend comes from --backend, env HOSTLOOM_BACKEND or hostloom.backend in a --config"
           + " file. 'hostloom COMMAND --help' describes each command."
     })
-final class HostloomCommand implements Callable<Integer> {
+final class HostLoomCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     throw new UsageException("missing command: lock, leader, status, wopi or completion");

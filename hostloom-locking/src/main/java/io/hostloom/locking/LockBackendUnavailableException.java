@@ -9,14 +9,14 @@ import java.util.Objects;
  * acquisition stops at once, even with retry budget left; when the command may have been applied
  * ({@code TIMEOUT}, {@code OTHER}) the lock sends one owner-checked release in the background.
  */
-public final class LockProviderUnavailableException extends LockException {
+public final class LockBackendUnavailableException extends LockException {
   private static final long serialVersionUID = 1L;
 
   private final int attempts;
   private final Duration waited;
   private final LockFailureKind kind;
 
-  private LockProviderUnavailableException(
+  private LockBackendUnavailableException(
       String key, int attempts, Duration waited, LockFailureKind kind, Throwable cause) {
     super(
         key,
@@ -34,9 +34,9 @@ public final class LockProviderUnavailableException extends LockException {
     this.kind = Objects.requireNonNull(kind, "kind");
   }
 
-  public static LockProviderUnavailableException of(
+  public static LockBackendUnavailableException of(
       String key, int attempts, Duration waited, LockFailureKind kind, Throwable cause) {
-    return new LockProviderUnavailableException(key, attempts, waited, kind, cause);
+    return new LockBackendUnavailableException(key, attempts, waited, kind, cause);
   }
 
   /** Backend calls sent, including the failing one. */

@@ -9,12 +9,12 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /** Contract 110 without Spring's health types: the check mirrors the backend's probe. */
-class HostloomHealthCheckTest {
+class HostLoomHealthCheckTest {
 
   @Test
   void aBackendWithoutAProbeIsUpWithAnExplanation() {
-    HostloomHealthCheck.Result r =
-        new HostloomHealthCheck(true, Optional.of(new InMemoryLockBackend())).check();
+    HostLoomHealthCheck.Result r =
+        new HostLoomHealthCheck(true, Optional.of(new InMemoryLockBackend())).check();
     assertThat(r.up()).isTrue();
     assertThat(r.details())
         .containsEntry("backend", "in-memory")
@@ -23,10 +23,10 @@ class HostloomHealthCheckTest {
 
   @Test
   void disabledLockingIsUpWithDisabledAndNoBackendWhileEnabledIsDown() {
-    HostloomHealthCheck.Result disabled = new HostloomHealthCheck(false, Optional.empty()).check();
+    HostLoomHealthCheck.Result disabled = new HostLoomHealthCheck(false, Optional.empty()).check();
     assertThat(disabled.up()).isTrue();
     assertThat(disabled.details()).containsEntry("locking", "disabled");
-    HostloomHealthCheck.Result none = new HostloomHealthCheck(true, Optional.empty()).check();
+    HostLoomHealthCheck.Result none = new HostLoomHealthCheck(true, Optional.empty()).check();
     assertThat(none.up()).isFalse();
     assertThat(none.details()).containsEntry("backend", "none");
   }
@@ -34,7 +34,7 @@ class HostloomHealthCheckTest {
   @Test
   void aProbedBackendIsMirroredAndAFailedProbeIsDown() {
     ProbedBackend probed = new ProbedBackend();
-    HostloomHealthCheck check = new HostloomHealthCheck(true, Optional.of(probed));
+    HostLoomHealthCheck check = new HostLoomHealthCheck(true, Optional.of(probed));
     probed.answer = CompletableFuture.completedFuture(BackendHealth.healthy("PONG"));
     assertThat(check.check().up()).isTrue();
     assertThat(check.check().details()).containsEntry("probe", "PONG");

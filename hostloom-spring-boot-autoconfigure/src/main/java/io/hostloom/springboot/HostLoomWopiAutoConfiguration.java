@@ -19,13 +19,13 @@ import org.springframework.context.annotation.Bean;
  * <p>Each bean backs off when the application defines one of the same type. That is how a custom
  * comparer is plugged in: define a {@code WopiLockComparer} bean and the provider uses it.
  */
-@AutoConfiguration(after = HostloomAutoConfiguration.class)
+@AutoConfiguration(after = HostLoomAutoConfiguration.class)
 @ConditionalOnClass(WopiLockProvider.class)
-public class HostloomWopiAutoConfiguration {
+public class HostLoomWopiAutoConfiguration {
 
-  @Bean(HostloomSettings.COMPARER_BEAN)
+  @Bean(HostLoomSettings.COMPARER_BEAN)
   @ConditionalOnMissingBean
-  WopiLockComparer hostloomWopiLockComparer(HostloomSettings settings) {
+  WopiLockComparer hostloomWopiLockComparer(HostLoomSettings settings) {
     return settings.comparer().orElseThrow();
   }
 
@@ -33,7 +33,7 @@ public class HostloomWopiAutoConfiguration {
   @ConditionalOnMissingBean
   @ConditionalOnBean(LockBackend.class)
   WopiLockProvider wopiLockProvider(
-      HostloomSettings settings, LockBackend backend, WopiLockComparer comparer, LockClock clock) {
+      HostLoomSettings settings, LockBackend backend, WopiLockComparer comparer, LockClock clock) {
     return WopiLockProvider.builder(backend)
         .comparer(comparer)
         .expiry(settings.wopiExpiry())

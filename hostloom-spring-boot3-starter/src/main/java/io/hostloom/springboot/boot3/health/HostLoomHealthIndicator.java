@@ -1,24 +1,24 @@
 package io.hostloom.springboot.boot3.health;
 
-import io.hostloom.springboot.health.HostloomHealthCheck;
+import io.hostloom.springboot.health.HostLoomHealthCheck;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 
 /**
  * The {@code hostloom} health indicator on Spring Boot 3: the Boot-neutral {@link
- * HostloomHealthCheck} in Boot 3's health types. Never throws; blocks at most {@link
- * HostloomHealthCheck#TIMEOUT}.
+ * HostLoomHealthCheck} in Boot 3's health types. Never throws; blocks at most {@link
+ * HostLoomHealthCheck#TIMEOUT}.
  */
-public final class HostloomHealthIndicator implements HealthIndicator {
-  private final HostloomHealthCheck check;
+public final class HostLoomHealthIndicator implements HealthIndicator {
+  private final HostLoomHealthCheck check;
 
-  public HostloomHealthIndicator(HostloomHealthCheck check) {
+  public HostLoomHealthIndicator(HostLoomHealthCheck check) {
     this.check = check;
   }
 
   @Override
   public Health health() {
-    HostloomHealthCheck.Result r = check.check();
+    HostLoomHealthCheck.Result r = check.check();
     return (r.up() ? Health.up() : Health.down()).withDetails(r.details()).build();
   }
 }

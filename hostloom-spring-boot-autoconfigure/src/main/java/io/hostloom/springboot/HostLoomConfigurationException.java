@@ -5,14 +5,14 @@ import java.util.List;
 /**
  * Start-up failure for invalid {@code hostloom.*} settings: one exception listing every problem,
  * each naming its property. Spring Boot prints it through {@link
- * HostloomConfigurationFailureAnalyzer}.
+ * HostLoomConfigurationFailureAnalyzer}.
  */
-public final class HostloomConfigurationException extends RuntimeException {
+public final class HostLoomConfigurationException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   private final List<String> problems;
 
-  private HostloomConfigurationException(List<String> problems) {
+  private HostLoomConfigurationException(List<String> problems) {
     super(message(problems), null, false, false);
     this.problems = List.copyOf(problems);
   }
@@ -20,11 +20,11 @@ public final class HostloomConfigurationException extends RuntimeException {
   /**
    * @param problems at least one problem, each a sentence naming its property
    */
-  public static HostloomConfigurationException of(List<String> problems) {
+  public static HostLoomConfigurationException of(List<String> problems) {
     if (problems.isEmpty()) {
       throw new IllegalArgumentException("problems must not be empty");
     }
-    return new HostloomConfigurationException(problems);
+    return new HostLoomConfigurationException(problems);
   }
 
   /** Every problem found, in a stable order. */

@@ -1,9 +1,9 @@
 package io.hostloom.springboot.boot4.health;
 
 import io.hostloom.locking.spi.LockBackend;
-import io.hostloom.springboot.HostloomAutoConfiguration;
-import io.hostloom.springboot.HostloomSettings;
-import io.hostloom.springboot.health.HostloomHealthCheck;
+import io.hostloom.springboot.HostLoomAutoConfiguration;
+import io.hostloom.springboot.HostLoomSettings;
+import io.hostloom.springboot.health.HostLoomHealthCheck;
 import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -20,17 +20,17 @@ import org.springframework.context.annotation.Bean;
  * management.endpoint.health.group.readiness.include=readinessState,hostloom}. It is never meant
  * for liveness: a backend outage should stop traffic, not restart the instance.
  */
-@AutoConfiguration(after = HostloomAutoConfiguration.class)
+@AutoConfiguration(after = HostLoomAutoConfiguration.class)
 @ConditionalOnClass(HealthIndicator.class)
 @ConditionalOnEnabledHealthIndicator("hostloom")
-public class HostloomHealthAutoConfiguration {
+public class HostLoomHealthAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean(name = "hostloomHealthIndicator")
-  HostloomHealthIndicator hostloomHealthIndicator(
-      HostloomSettings settings, ObjectProvider<LockBackend> backend) {
-    return new HostloomHealthIndicator(
-        new HostloomHealthCheck(
+  HostLoomHealthIndicator hostloomHealthIndicator(
+      HostLoomSettings settings, ObjectProvider<LockBackend> backend) {
+    return new HostLoomHealthIndicator(
+        new HostLoomHealthCheck(
             settings.lockingOptions().enabled(), Optional.ofNullable(backend.getIfUnique())));
   }
 }

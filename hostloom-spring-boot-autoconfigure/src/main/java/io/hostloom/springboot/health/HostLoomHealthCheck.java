@@ -20,7 +20,7 @@ import java.util.concurrent.TimeoutException;
  * <p>{@link #check()} never throws and blocks at most {@link #TIMEOUT}: a probe that fails or does
  * not answer in time is DOWN; an interrupt is DOWN with the interrupt flag restored.
  */
-public final class HostloomHealthCheck {
+public final class HostLoomHealthCheck {
   /** The longest wait for a probe's answer (probes bound themselves; this is a backstop). */
   public static final Duration TIMEOUT = Duration.ofSeconds(5);
 
@@ -43,7 +43,7 @@ public final class HostloomHealthCheck {
    * @param enabled {@code hostloom.locking.enabled}
    * @param backend the lock backend, when there is one
    */
-  public HostloomHealthCheck(boolean enabled, Optional<LockBackend> backend) {
+  public HostLoomHealthCheck(boolean enabled, Optional<LockBackend> backend) {
     this.enabled = enabled;
     this.backend = backend;
   }

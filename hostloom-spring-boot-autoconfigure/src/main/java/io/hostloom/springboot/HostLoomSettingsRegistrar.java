@@ -18,15 +18,15 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Validates every {@code hostloom.*} setting once all bean definitions are known and before any
- * bean is created, and registers the result as the {@link HostloomSettings} bean. Running this
+ * bean is created, and registers the result as the {@link HostLoomSettings} bean. Running this
  * early means an invalid configuration fails start-up with the one {@link
- * HostloomConfigurationException} message, never with a missing-bean error from whichever bean
+ * HostLoomConfigurationException} message, never with a missing-bean error from whichever bean
  * happened to need the lock backend first.
  */
-final class HostloomSettingsRegistrar
+final class HostLoomSettingsRegistrar
     implements BeanFactoryPostProcessor, EnvironmentAware, Ordered {
   static final String BEAN_NAME = "hostloomSettings";
-  private static final Logger log = LoggerFactory.getLogger(HostloomSettingsRegistrar.class);
+  private static final Logger log = LoggerFactory.getLogger(HostLoomSettingsRegistrar.class);
 
   private Environment environment;
 
@@ -46,21 +46,21 @@ final class HostloomSettingsRegistrar
       return;
     }
     Binder binder = Binder.get(environment);
-    HostloomProperties properties =
-        binder.bind("hostloom", HostloomProperties.class).orElseGet(HostloomProperties::new);
+    HostLoomProperties properties =
+        binder.bind("hostloom", HostLoomProperties.class).orElseGet(HostLoomProperties::new);
     ClassLoader loader = beans.getBeanClassLoader();
     List<String> userBackends =
         Arrays.stream(beans.getBeanNamesForType(LockBackend.class, true, false))
-            .filter(n -> !n.equals(HostloomSettings.BACKEND_BEAN))
+            .filter(n -> !n.equals(HostLoomSettings.BACKEND_BEAN))
             .toList();
     boolean userComparer =
         Arrays.stream(beans.getBeanNamesForType(WopiLockComparer.class, true, false))
-            .anyMatch(n -> !n.equals(HostloomSettings.COMPARER_BEAN));
-    HostloomSettings settings =
-        HostloomSettings.validate(
+            .anyMatch(n -> !n.equals(HostLoomSettings.COMPARER_BEAN));
+    HostLoomSettings settings =
+        HostLoomSettings.validate(
             properties,
             binder,
-            new HostloomSettings.Context(
+            new HostLoomSettings.Context(
                 SpringFactoriesLoader.forDefaultResourceLocation(loader)
                     .load(BackendDefinition.class),
                 userBackends,

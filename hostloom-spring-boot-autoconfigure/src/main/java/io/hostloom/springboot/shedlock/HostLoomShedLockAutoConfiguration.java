@@ -2,7 +2,7 @@ package io.hostloom.springboot.shedlock;
 
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.shedlock.HostLoomLockProvider;
-import io.hostloom.springboot.HostloomAutoConfiguration;
+import io.hostloom.springboot.HostLoomAutoConfiguration;
 import net.javacrumbs.shedlock.core.LockProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -14,12 +14,11 @@ import org.springframework.context.annotation.Bean;
  * ShedLock on the starter's lock, when {@code io.hostloom:hostloom-shedlock} and {@code
  * shedlock-core} are on the classpath: a {@link HostLoomLockProvider} over the starter's {@link
  * DistributedLock} (keys {@code <hostloom.locking.namespace>:lock:shedlock:<name>}) unless the
- * application defines a {@link LockProvider}.
- * {@code @SchedulerLock} still needs {@code shedlock-spring} and {@code @EnableSchedulerLock} (see
- * the hostloom-shedlock README).
+ * application defines a {@link LockProvider}. {@code @SchedulerLock} still needs {@code
+ * shedlock-spring} and {@code @EnableSchedulerLock} (see the hostloom-shedlock README).
  */
 @AutoConfiguration(
-    after = HostloomAutoConfiguration.class,
+    after = HostLoomAutoConfiguration.class,
     afterName = {
       "io.hostloom.springboot.backend.memory.MemoryBackendAutoConfiguration",
       "io.hostloom.springboot.backend.redis.RedisBackendAutoConfiguration",
@@ -27,11 +26,11 @@ import org.springframework.context.annotation.Bean;
       "io.hostloom.springboot.backend.postgres.PostgresBackendAutoConfiguration",
       "io.hostloom.springboot.backend.etcd.EtcdBackendAutoConfiguration",
       "io.hostloom.springboot.backend.zookeeper.ZooKeeperBackendAutoConfiguration",
-      "io.hostloom.springboot.backend.mysql.MysqlBackendAutoConfiguration"
+      "io.hostloom.springboot.backend.mariadb.MariaDbBackendAutoConfiguration"
     })
 @ConditionalOnClass({LockProvider.class, HostLoomLockProvider.class})
 @ConditionalOnBean(DistributedLock.class)
-public class HostloomShedLockAutoConfiguration {
+public class HostLoomShedLockAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean(LockProvider.class)

@@ -3,7 +3,7 @@ package io.hostloom.springboot.integration;
 import io.hostloom.integration.HostLoomLeaderInitiator;
 import io.hostloom.integration.HostLoomLockRegistry;
 import io.hostloom.locking.DistributedLock;
-import io.hostloom.springboot.HostloomAutoConfiguration;
+import io.hostloom.springboot.HostLoomAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -22,10 +22,10 @@ import org.springframework.integration.support.locks.LockRegistry;
  * initiator itself (leadership options: {@code LeadershipOptions.DEFAULTS}; define the initiator
  * bean to choose others).
  */
-@AutoConfiguration(after = HostloomAutoConfiguration.class)
+@AutoConfiguration(after = HostLoomAutoConfiguration.class)
 @ConditionalOnClass({LockRegistry.class, HostLoomLockRegistry.class})
 @ConditionalOnBean(DistributedLock.class)
-public class HostloomIntegrationAutoConfiguration {
+public class HostLoomIntegrationAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean(LockRegistry.class)
