@@ -34,16 +34,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 
 /**
- * A {@link LockBackend} on one PostgreSQL table, over plain JDBC and a user-supplied {@link
- * DataSource} (a connection pool such as HikariCP).
+ * A {@link LockBackend} on one table of PostgreSQL or MariaDB 10.5+ (the {@link SqlDialect}), over
+ * plain JDBC and a user-supplied {@link DataSource} (a connection pool such as HikariCP).
  *
  * <p><b>Operations.</b> Each operation is one SQL statement sent in auto-commit: one round trip and
- * one transaction. Expiry is decided by the database server's clock ({@code
- * statement_timestamp()}), never by this JVM's. Fencing tokens come from a sequence and are drawn
- * under the key's row lock, so they increase in the order grants are decided, also after releases
- * and purges (see the module README for when they may repeat). No SERIALIZABLE transactions, no
- * session state, no session-level advisory locks: it works behind PgBouncer in transaction pooling
- * mode.
+ * one transaction. Expiry is decided by the database server's clock (PostgreSQL's {@code
+ * statement_timestamp()}, MariaDB's current time), never by this JVM's. Fencing tokens come from a
+ * sequence and are drawn under the key's row lock, so they increase in the order grants are
+ * decided, also after releases and purges (see the module README for when they may repeat). No
+ * SERIALIZABLE transactions, no session state, no session-level advisory locks: on PostgreSQL it
+ * works behind PgBouncer in transaction pooling mode.
  *
  * <p><b>Threads and bounds.</b> JDBC blocks, so every call runs on a worker of a bounded executor
  * (owned by the backend unless {@link Builder#executor supplied}). Every returned future completes
@@ -70,8 +70,9 @@ import javax.sql.DataSource;
  * {@link #MAX_LEASE}.
  *
  * <p>Also a {@link BackendHealthProbe} (one bounded query against the table) and a {@link
- * ReleaseSignal} (LISTEN/NOTIFY when {@linkplain Builder#releaseNotifications enabled}). {@link
- * #close()} releases the backend's threads but never closes the {@code DataSource}.
+ * ReleaseSignal} (PostgreSQL's LISTEN/NOTIFY, MariaDB's polling, when {@linkplain
+ * Builder#releaseNotifications enabled}). {@link #close()} releases the backend's threads but never
+ * closes the {@code DataSource}.
  */
 public final class JdbcLockBackend
     implements LockBackend, BackendHealthProbe, ReleaseSignal, AutoCloseable {

@@ -2,7 +2,7 @@ package io.hostloom.scheduling;
 
 /**
  * Observes the runs of schedules, for metrics and traces ({@code ScheduleMetrics} in {@code
- * io.hostloom.scheduling.micrometer} implements it). {@link #NO_OP} by default.
+ * io.hostloom.micrometer} in hostloom-micrometer implements it). {@link #NO_OP} by default.
  *
  * <p><b>Threads.</b> Both callbacks run on the thread that runs the occurrence, before the job
  * starts and after it ended (before a minimum hold ends); they must be short and must not block.

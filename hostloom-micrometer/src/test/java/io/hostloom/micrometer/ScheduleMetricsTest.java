@@ -1,4 +1,4 @@
-package io.hostloom.scheduling.micrometer;
+package io.hostloom.micrometer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

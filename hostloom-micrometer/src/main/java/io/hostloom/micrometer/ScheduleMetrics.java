@@ -1,4 +1,4 @@
-package io.hostloom.scheduling.micrometer;
+package io.hostloom.micrometer;
 
 import io.hostloom.scheduling.RunResult;
 import io.hostloom.scheduling.ScheduleListener;
