@@ -1,10 +1,16 @@
 package io.hostloom.wopihost;
 
 import io.hostloom.wopihost.files.DocumentStore;
+import io.hostloom.wopihost.files.Folders;
 import io.hostloom.wopihost.files.SampleDocuments;
+import io.hostloom.wopihost.files.TokenGenerations;
 import io.hostloom.wopihost.security.AccessTokens;
 import io.hostloom.wopihost.security.DiscoveryClient;
+import io.hostloom.wopihost.security.Permissions;
 import io.hostloom.wopihost.security.WopiRequestAuthenticator;
+import io.hostloom.wopihost.users.AccessPolicy;
+import io.hostloom.wopihost.users.FileAccessPolicy;
+import io.hostloom.wopihost.users.UserInfoStore;
 import io.hostloom.wopihost.web.DemoTokenGate;
 import io.hostloom.wopihost.web.HostHeaderFilter;
 import io.hostloom.wopihost.web.HostUrls;
@@ -39,7 +45,40 @@ public class WopiHostConfiguration {
   }
 
   @Bean
-  AccessTokens accessTokens(WopiHostProperties props, Clock clock) {
+  Folders folders(DocumentStore store) {
+    return new Folders(store);
+  }
+
+  @Bean
+  TokenGenerations tokenGenerations(DocumentStore store) {
+    return new TokenGenerations(store);
+  }
+
+  @Bean
+  UserInfoStore userInfoStore(DocumentStore store) {
+    return new UserInfoStore(store);
+  }
+
+  /** The users file's rules; an {@link AccessPolicy} bean of an application replaces it. */
+  @Bean
+  @ConditionalOnMissingBean
+  AccessPolicy accessPolicy(WopiHostProperties props) {
+    if (props.usersFile() == null) {
+      log.info(
+          "No wopi-host.users-file configured: every user a valid token names may read, write,"
+              + " create, rename and delete everywhere (for trying the host only)");
+      return FileAccessPolicy.everyoneMayDoEverything();
+    }
+    return FileAccessPolicy.load(props.usersFile());
+  }
+
+  @Bean
+  Permissions permissions(AccessPolicy policy, Folders folders) {
+    return new Permissions(policy, folders);
+  }
+
+  @Bean
+  AccessTokens accessTokens(WopiHostProperties props, Clock clock, TokenGenerations generations) {
     byte[] secret;
     if (props.tokenSecret() == null || props.tokenSecret().isEmpty()) {
       secret = new byte[32];
@@ -50,7 +89,7 @@ public class WopiHostConfiguration {
     } else {
       secret = props.tokenSecret().getBytes(StandardCharsets.UTF_8);
     }
-    return new AccessTokens(secret, clock);
+    return new AccessTokens(secret, clock, generations::current);
   }
 
   @Bean(initMethod = "start", destroyMethod = "close")

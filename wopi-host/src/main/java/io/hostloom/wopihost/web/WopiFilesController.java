@@ -10,20 +10,20 @@ import io.hostloom.wopihost.files.DocumentStore;
 import io.hostloom.wopihost.files.FileIds;
 import io.hostloom.wopihost.files.StagedContent;
 import io.hostloom.wopihost.security.AccessTokens;
+import io.hostloom.wopihost.security.Permissions;
 import io.hostloom.wopihost.security.WopiAuthException;
 import io.hostloom.wopihost.security.WopiRequestAuthenticator;
+import io.hostloom.wopihost.users.Right;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.channels.Channels;
-import java.nio.channels.SeekableByteChannel;
-import java.nio.file.NoSuchFileException;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.io.InputStreamResource;
@@ -53,15 +53,18 @@ import org.springframework.web.bind.annotation.RestController;
  * nor the document changes; a body that takes longer than {@code wopi-host.max-upload-time} is 408;
  * one that would take the folder above {@code wopi-host.max-folder-size} is 507.
  *
- * <p><b>Authorization.</b> A token grants its user the file it names and nothing else. The only
- * operation that could touch a second file is PutRelativeFile with {@code X-WOPI-RelativeTarget}
- * naming an existing file: this host has no permission model to ask whether the user may write that
- * file, so the overwrite is refused (409, with a free name in {@code X-WOPI-ValidRelativeTarget})
- * unless the target is the token's own file. RenameFile changes the display name of the token's
- * file only (the id, and every other file, stay as they are), and a name another file already shows
- * is refused. Tokens the host mints ({@code FileUrl}, PutRelativeFile's {@code Url}) are for the
- * token's own file or a file this request created, and expire no later than the token they were
- * minted from.
+ * <p><b>Authorization.</b> A token names a user and the file it opens; what the user may do with it
+ * is the {@link Permissions}' answer for the file's folder ({@link Right}), asked before anything
+ * else is done: READ for CheckFileInfo, GetFile and GetLock, WRITE for PutFile and the other lock
+ * operations, RENAME, DELETE, and CREATE for PutRelativeFile. A missing right is 401.
+ * PutRelativeFile with {@code X-WOPI-RelativeTarget} naming an existing file in the same folder and
+ * {@code X-WOPI-OverwriteRelativeTarget: true} overwrites it when the user may write it and it is
+ * not locked (locked: 409 with its lock); without the overwrite header, or when the user may not
+ * write it, it is 409 with a free name in {@code X-WOPI-ValidRelativeTarget}. RenameFile changes
+ * the display name of the token's file only (the id, and every other file, stay as they are), and a
+ * name another file already shows is refused. Tokens the host mints ({@code FileUrl},
+ * PutRelativeFile's {@code Url}) are for the token's own file or a file this request created, and
+ * expire no later than the token they were minted from. DeleteFile ends every token of the file.
  */
 @RestController
 @RequestMapping("/wopi/files")
@@ -78,6 +81,7 @@ public class WopiFilesController {
   private final AccessTokens tokens;
   private final HostUrls urls;
   private final WopiHostProperties props;
+  private final WopiFileAccess access;
 
   public WopiFilesController(
       DocumentStore store,
@@ -85,13 +89,15 @@ public class WopiFilesController {
       WopiRequestAuthenticator auth,
       AccessTokens tokens,
       HostUrls urls,
-      WopiHostProperties props) {
+      WopiHostProperties props,
+      WopiFileAccess access) {
     this.store = store;
     this.locks = locks;
     this.auth = auth;
     this.tokens = tokens;
     this.urls = urls;
     this.props = props;
+    this.access = access;
   }
 
   /** CheckFileInfo. Only fields of the plain WOPI (CSPP) schema, never WOPI+ ones. */
@@ -104,12 +110,14 @@ public class WopiFilesController {
       return ResponseEntity.notFound().build();
     }
     Document d = doc.get();
+    Set<Right> rights = access.permissions().onFile(claims.user(), id);
+    access.require(rights, Right.READ);
     Map<String, Object> info = new LinkedHashMap<>();
     info.put("BaseFileName", d.name());
     info.put("OwnerId", OWNER_ID);
     info.put("Size", d.size());
     info.put("UserId", claims.user());
-    info.put("UserFriendlyName", claims.user());
+    info.put("UserFriendlyName", access.permissions().friendlyName(claims.user()));
     info.put("Version", d.version());
     info.put("LastModifiedTime", DateTimeFormatter.ISO_INSTANT.format(d.lastModified()));
     info.put("FileExtension", d.extension());
@@ -119,15 +127,7 @@ public class WopiFilesController {
     info.put("SupportsUpdate", true);
     info.put("SupportsRename", true);
     info.put("SupportsDeleteFile", true);
-    info.put("UserCanWrite", true);
-    info.put("UserCanRename", true);
-    info.put("UserCanNotWriteRelative", false);
-    // a direct download URL (GetFile with a token of its own), as clients may prefer it
-    info.put(
-        "FileUrl",
-        HostUrls.wopiSrc(urls.base(request), id)
-            + "/contents?access_token="
-            + HostUrls.encodeQuery(tokens.issueFrom(claims, id, props.tokenTtl())));
+    access.describe(info, rights, claims, id, urls.base(request));
     return ResponseEntity.ok().cacheControl(noStore()).body(info);
   }
 
@@ -135,39 +135,20 @@ public class WopiFilesController {
   @GetMapping("/{id}/contents")
   public ResponseEntity<InputStreamResource> getFile(
       @PathVariable("id") String id, HttpServletRequest request) throws IOException {
-    authenticate(id, request);
+    AccessTokens.Claims claims = authenticate(id, request);
     Optional<Document> doc = store.find(id);
     if (doc.isEmpty()) {
       return ResponseEntity.notFound().build();
     }
-    SeekableByteChannel channel;
-    try {
-      channel = store.open(id);
-    } catch (NoSuchFileException e) {
-      return ResponseEntity.notFound().build();
-    }
-    long size = channel.size();
-    String max = request.getHeader("X-WOPI-MaxExpectedSize");
-    if (max != null && isLargerThan(size, max)) {
-      channel.close();
-      return ResponseEntity.status(HttpStatus.PRECONDITION_FAILED)
-          .header(ITEM_VERSION, doc.get().version())
-          .build();
-    }
-    InputStream body = Channels.newInputStream(channel);
-    return ResponseEntity.ok()
-        .header(ITEM_VERSION, doc.get().version())
-        .contentType(MediaType.APPLICATION_OCTET_STREAM)
-        .contentLength(size)
-        .cacheControl(noStore())
-        .body(new InputStreamResource(body));
+    access.permissions().requireOnFile(claims.user(), id, Right.READ);
+    return FileDownloads.serve(store, doc.get(), request);
   }
 
   /** PutFile ({@code X-WOPI-Override: PUT}, or none): the lock check, then the write. */
   @PostMapping("/{id}/contents")
   public ResponseEntity<Void> putFile(@PathVariable("id") String id, HttpServletRequest request)
       throws IOException {
-    authenticate(id, request);
+    AccessTokens.Claims claims = authenticate(id, request);
     String override = request.getHeader(OVERRIDE);
     if (override != null && !"PUT".equalsIgnoreCase(override.strip())) {
       return ResponseEntity.status(HttpStatus.NOT_IMPLEMENTED).build();
@@ -176,6 +157,7 @@ public class WopiFilesController {
     if (doc.isEmpty()) {
       return ResponseEntity.notFound().build();
     }
+    access.permissions().requireOnFile(claims.user(), id, Right.WRITE);
     WopiLockResponse check =
         locks.handle(WopiLockOperation.PUT_FILE, id, request::getHeader, () -> doc.get().size());
     if (!check.isOk()) {
@@ -208,6 +190,7 @@ public class WopiFilesController {
     if (doc.isEmpty()) {
       return ResponseEntity.notFound().build();
     }
+    access.permissions().requireOnFile(claims.user(), id, WopiFileAccess.rightFor(op));
     switch (op) {
       case "LOCK":
         return lockOperation(WopiLockOperation.LOCK, doc.get(), request);
@@ -223,6 +206,8 @@ public class WopiFilesController {
         return deleteFile(doc.get(), request);
       case "PUT_RELATIVE":
         return putRelativeFile(doc.get(), claims, request);
+      case "PUT_USER_INFO":
+        return access.putUserInfo(claims, request);
       default:
         return ResponseEntity.status(HttpStatus.NOT_IMPLEMENTED).build();
     }
@@ -269,15 +254,20 @@ public class WopiFilesController {
     if (!check.isOk()) {
       return lockResponse(check, doc).build();
     }
-    return store.delete(doc.id()) ? ResponseEntity.ok().build() : ResponseEntity.notFound().build();
+    if (!store.delete(doc.id())) {
+      return ResponseEntity.notFound().build();
+    }
+    access.forget(doc.id());
+    return ResponseEntity.ok().build();
   }
 
   /**
    * PutRelativeFile: creates a file beside {@code doc} from the body, named by {@code
-   * X-WOPI-SuggestedTarget} (made unique) or {@code X-WOPI-RelativeTarget} (exact). An existing
-   * target is overwritten only with {@code X-WOPI-OverwriteRelativeTarget: true}, only when it is
-   * {@code doc} itself (see the class comment) and only when its lock allows. The target name is
-   * checked before the body is read.
+   * X-WOPI-SuggestedTarget} (made unique) or {@code X-WOPI-RelativeTarget} (exact), in {@code
+   * doc}'s folder. An existing target is overwritten only with {@code
+   * X-WOPI-OverwriteRelativeTarget: true}, only when it is in the same folder and the user may
+   * write it (see the class comment) and only when its lock allows. The target name is checked
+   * before the body is read.
    */
   private ResponseEntity<?> putRelativeFile(
       Document doc, AccessTokens.Claims claims, HttpServletRequest request) throws IOException {
@@ -303,9 +293,9 @@ public class WopiFilesController {
     if (existing.isPresent()) {
       boolean overwrite =
           "true".equalsIgnoreCase(request.getHeader("X-WOPI-OverwriteRelativeTarget"));
-      if (!overwrite || !existing.get().id().equals(doc.id())) {
+      if (!overwrite || !access.mayOverwrite(claims.user(), doc.id(), existing.get().id())) {
         return ResponseEntity.status(HttpStatus.CONFLICT)
-            .header("X-WOPI-ValidRelativeTarget", Utf7.encode(freeName(name)))
+            .header("X-WOPI-ValidRelativeTarget", Utf7.encode(NewFileNames.freeName(store, name)))
             .build();
       }
       WopiLockResponse check =
@@ -324,38 +314,24 @@ public class WopiFilesController {
       }
       Optional<Document> created =
           suggested != null
-              ? createUnique(name, content)
+              ? NewFileNames.createUnique(store, name, content)
               : existing.isPresent() ? store.write(name, content) : store.create(name, content);
       if (created.isEmpty()) {
         return ResponseEntity.status(HttpStatus.CONFLICT)
-            .header("X-WOPI-ValidRelativeTarget", Utf7.encode(freeName(name)))
+            .header("X-WOPI-ValidRelativeTarget", Utf7.encode(NewFileNames.freeName(store, name)))
             .build();
       }
-      String token = tokens.issueFrom(claims, created.get().id(), props.tokenTtl());
-      String url =
-          HostUrls.wopiSrc(urls.base(request), created.get().id())
-              + "?access_token="
-              + HostUrls.encodeQuery(token);
-      Map<String, Object> result = new LinkedHashMap<>();
-      result.put("Name", created.get().name());
-      result.put("Url", url);
-      return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(result);
-    }
-  }
-
-  private Optional<Document> createUnique(String name, StagedContent content) {
-    Optional<Document> made = Optional.empty();
-    for (int n = 0; made.isEmpty() && n < 1000; n++) {
-      String candidate = n == 0 ? name : numbered(name, n);
-      if (FileIds.isValid(candidate)) {
-        made = store.create(candidate, content);
+      if (existing.isEmpty()) {
+        access.created(created.get().id(), access.folders().folderOf(doc.id()));
       }
+      return ResponseEntity.ok()
+          .contentType(MediaType.APPLICATION_JSON)
+          .body(access.newFileAnswer(created.get(), claims, urls.base(request)));
     }
-    return made;
   }
 
   /** A UTF-7 file name header decoded; empty when it is not well-formed UTF-7. */
-  private static Optional<String> decodeName(String header) {
+  static Optional<String> decodeName(String header) {
     try {
       return Optional.of(Utf7.decode(header));
     } catch (IllegalArgumentException e) {
@@ -379,23 +355,6 @@ public class WopiFilesController {
 
   private static <T> ResponseEntity<T> insufficientStorage() {
     return ResponseEntity.status(HttpStatus.INSUFFICIENT_STORAGE).build();
-  }
-
-  private String freeName(String name) {
-    for (int n = 1; n < 1000; n++) {
-      String candidate = numbered(name, n);
-      if (FileIds.isValid(candidate) && store.find(candidate).isEmpty()) {
-        return candidate;
-      }
-    }
-    return name;
-  }
-
-  private static String numbered(String name, int n) {
-    int dot = name.lastIndexOf('.');
-    return dot > 0
-        ? name.substring(0, dot) + " (" + n + ")" + name.substring(dot)
-        : name + " (" + n + ")";
   }
 
   private static ResponseEntity.BodyBuilder lockResponse(WopiLockResponse r, Document doc) {
@@ -433,14 +392,6 @@ public class WopiFilesController {
       throw new RepeatedHeaderException(repeated.get());
     }
     return auth.authenticate(request, id);
-  }
-
-  private static boolean isLargerThan(long size, String maxHeader) {
-    try {
-      return size > Long.parseLong(maxHeader.strip());
-    } catch (NumberFormatException e) {
-      return false;
-    }
   }
 
   private static org.springframework.http.CacheControl noStore() {
