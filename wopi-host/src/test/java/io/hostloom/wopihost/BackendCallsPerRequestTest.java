@@ -93,4 +93,44 @@ class BackendCallsPerRequestTest {
     assertThat(count(() -> w.unlock(f, t, "B"), 200)).isEqualTo(Map.of(Operation.RELEASE, 1L));
     assertThat(count(() -> w.lock(f, t, ""), 400)).isEmpty();
   }
+
+  @Test
+  void containerEcosystemUserInfoAndDownloadRequestsCostNoBackendOperation() throws Exception {
+    Files.writeString(docs.resolve("e.docx"), "e");
+    String t = tokens.issue("alice", "e.docx", Duration.ofHours(1));
+    String c = tokens.issue("alice", ":container:root", Duration.ofHours(1));
+    String u = tokens.issue("alice", ":user", Duration.ofHours(1));
+    String base = "http://127.0.0.1:" + port;
+    WopiHttp w = new WopiHttp(base);
+    String root = base + "/wopi/containers/root";
+    String q = "?access_token=";
+    String fileUrl = TokensE2ETest.fileUrl(w.checkFileInfo("e.docx", t));
+
+    assertThat(count(() -> WopiHttp.get(fileUrl, Map.of()), 200)).isEmpty();
+    assertThat(count(() -> WopiHttp.get(root + q + c, Map.of()), 200)).isEmpty();
+    assertThat(count(() -> WopiHttp.get(root + "/children" + q + c, Map.of()), 200)).isEmpty();
+    assertThat(count(() -> WopiHttp.get(root + "/ancestry" + q + c, Map.of()), 200)).isEmpty();
+    assertThat(count(() -> WopiHttp.get(base + "/wopi/ecosystem" + q + u, Map.of()), 200))
+        .isEmpty();
+    assertThat(
+            count(
+                () ->
+                    WopiHttp.get(base + "/wopi/ecosystem/root_container_pointer" + q + u, Map.of()),
+                200))
+        .isEmpty();
+    assertThat(
+            count(
+                () ->
+                    WopiHttp.post(
+                        root + q + c,
+                        Map.of(
+                            "X-WOPI-Override",
+                            "CREATE_CHILD_FILE",
+                            "X-WOPI-RelativeTarget",
+                            "new.docx"),
+                        new byte[0]),
+                200))
+        .isEmpty();
+    assertThat(count(() -> w.override("e.docx", t, "PUT_USER_INFO", Map.of()), 200)).isEmpty();
+  }
 }

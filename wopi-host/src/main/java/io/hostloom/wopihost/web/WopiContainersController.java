@@ -18,6 +18,9 @@ import io.hostloom.wopihost.security.WopiAuthException;
 import io.hostloom.wopihost.security.WopiRequestAuthenticator;
 import io.hostloom.wopihost.users.Right;
 import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -269,13 +272,13 @@ public class WopiContainersController {
       }
       created = store.write(name, new byte[0]);
     } else {
-      try (StagedContent empty = store.stage(java.io.InputStream.nullInputStream(), 0).get()) {
+      try (StagedContent empty = store.stage(InputStream.nullInputStream(), 0).orElseThrow()) {
         created =
             suggested != null
                 ? NewFileNames.createUnique(store, name, empty)
                 : store.create(name, empty);
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot stage an empty file", e);
       }
       if (created.isEmpty()) {
         return conflict(name);
