@@ -33,10 +33,11 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * Uploads racing other clients over real HTTP: an upload that began before another client's LOCK
- * does not land over that client's save, and uploads in flight together cannot take the folder
- * above its quota (1 MiB here). The slow upload is held open on a raw socket; the test waits until
- * the host has passed its first checks (a lock read, a staged file) before the other client acts.
+ * Uploads racing other clients over real HTTP: an upload (PutFile, an overwriting PutRelativeFile)
+ * that began before another client's LOCK does not land over that client's save, and uploads in
+ * flight together cannot take the folder above its quota (1 MiB here). The slow upload is held open
+ * on a raw socket; the test waits until the host has passed its first checks (a lock read, a staged
+ * file) before the other client acts.
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -99,6 +100,41 @@ class UploadRacesE2ETest {
       String answer = a.readHead();
       assertThat(answer).startsWith("HTTP/1.1 409").contains("X-WOPI-Lock: bobs-lock");
       assertThat(Files.readAllBytes(docs.resolve(file))).isEqualTo(saved);
+    }
+  }
+
+  @Test
+  void anOverwritingPutRelativeFileStartedBeforeAnotherClientsLockDoesNotLandOverThatSave()
+      throws Exception {
+    String source = "source-" + UUID.randomUUID() + ".docx";
+    String target = "target-" + UUID.randomUUID() + ".docx";
+    Files.writeString(docs.resolve(source), "s");
+    Files.write(docs.resolve(target), new byte[0]); // unlocked: alice may overwrite it
+    String alice = tokens.issue("alice", source, Duration.ofHours(1));
+    String bob = tokens.issue("bob", target, Duration.ofHours(1));
+    byte[] late = "alice's late overwrite".getBytes(StandardCharsets.UTF_8);
+    try (Conn a = new Conn(port)) {
+      COUNTING.reset();
+      a.send(
+          "POST /wopi/files/"
+              + source
+              + "?access_token="
+              + alice
+              + " HTTP/1.1\r\nHost: 127.0.0.1\r\nX-WOPI-Override: PUT_RELATIVE\r\n"
+              + "X-WOPI-RelativeTarget: "
+              + target
+              + "\r\nX-WOPI-OverwriteRelativeTarget: true\r\nContent-Length: "
+              + late.length
+              + "\r\n\r\nalice's");
+      await("alice's overwrite passed its lock check", () -> COUNTING.count(Operation.READ) >= 1);
+      WopiHttp w = wopi();
+      assertThat(w.lock(target, bob, "bobs-lock").status()).isEqualTo(200);
+      byte[] saved = "bob's save under his lock".getBytes(StandardCharsets.UTF_8);
+      assertThat(w.putFile(target, bob, "bobs-lock", saved).status()).isEqualTo(200);
+      a.send(" late overwrite");
+      String answer = a.readHead();
+      assertThat(answer).startsWith("HTTP/1.1 409").contains("X-WOPI-Lock: bobs-lock");
+      assertThat(Files.readAllBytes(docs.resolve(target))).isEqualTo(saved);
     }
   }
 
