@@ -141,7 +141,9 @@ public class WopiFileAccess {
   ResponseEntity<Void> putUserInfo(AccessTokens.Claims claims, HttpServletRequest request)
       throws IOException {
     byte[] body;
-    try (InputStream in = request.getInputStream()) {
+    // the upload deadline as for every body: a trickling sender would otherwise hold a worker
+    try (InputStream in =
+        new DeadlineInputStream(request.getInputStream(), props.maxUploadTime())) {
       body = in.readNBytes(UserInfoStore.MAX_LENGTH * 4 + 1);
     }
     String info = new String(body, StandardCharsets.UTF_8);
