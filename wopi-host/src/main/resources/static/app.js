@@ -1,4 +1,12 @@
 "use strict";
+// a page token from /api/token's pageUrl arrives in the fragment (never sent to a server): keep it
+// for this tab and take it out of the address bar
+const hashToken = new URLSearchParams(location.hash.slice(1)).get("access_token");
+if (hashToken) {
+  sessionStorage.setItem("access_token", hashToken);
+  history.replaceState(null, "", location.pathname + location.search);
+}
+const pageToken = sessionStorage.getItem("access_token");
 function text(tag, value, cls) {
   const el = document.createElement(tag);
   el.textContent = value;
@@ -32,8 +40,8 @@ function row(f) {
   tr.appendChild(text("td", f.lock ? duration(f.lock.expiresInSeconds) : "—", "num" + (f.lock ? "" : " muted")));
   const open = document.createElement("td");
   if (f.openUrl) {
-    const a = text("a", "open", "open");
-    a.href = f.openUrl;
+    const a = text("a", "open in editor", "open");
+    a.href = f.openUrl + (pageToken ? "?access_token=" + encodeURIComponent(pageToken) : "");
     a.target = "_blank";
     a.rel = "noopener";
     open.appendChild(a);
@@ -44,14 +52,18 @@ function row(f) {
 async function refresh() {
   const status = document.getElementById("status");
   try {
-    const r = await fetch("api/files", { cache: "no-store" });
+    const r = await fetch("api/files", {
+      cache: "no-store",
+      headers: pageToken ? { Authorization: "Bearer " + pageToken } : {}
+    });
+    if (r.status === 401) throw new Error("not signed in: open the page through the demo door, or with the pageUrl of /api/token");
     if (!r.ok) throw new Error("HTTP " + r.status);
     const data = await r.json();
     const body = document.getElementById("files");
     body.replaceChildren(...data.files.map(row));
     if (data.files.length === 0) body.appendChild(text("tr", "")).appendChild(text("td", "no files" + (data.folder ? " in " + data.folder : ""), "muted"));
     document.getElementById("backend").textContent =
-      "lock backend: " + data.lockBackend + (data.folder ? " · folder: " + data.folder : "") + (data.wopiClient ? " · client: " + data.wopiClient : "");
+      "user: " + data.user + " · lock backend: " + data.lockBackend + (data.folder ? " · folder: " + data.folder : "") + (data.wopiClient ? " · client: " + data.wopiClient : "");
     status.className = "meta";
     status.textContent = data.locked + " of " + data.files.length + " locked · updated " + new Date().toLocaleTimeString();
   } catch (e) {

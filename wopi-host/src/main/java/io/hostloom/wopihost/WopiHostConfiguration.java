@@ -1,10 +1,17 @@
 package io.hostloom.wopihost;
 
 import io.hostloom.wopihost.files.DocumentStore;
+import io.hostloom.wopihost.files.Folders;
+import io.hostloom.wopihost.files.QuotaReservations;
 import io.hostloom.wopihost.files.SampleDocuments;
+import io.hostloom.wopihost.files.TokenGenerations;
 import io.hostloom.wopihost.security.AccessTokens;
 import io.hostloom.wopihost.security.DiscoveryClient;
+import io.hostloom.wopihost.security.Permissions;
 import io.hostloom.wopihost.security.WopiRequestAuthenticator;
+import io.hostloom.wopihost.users.AccessPolicy;
+import io.hostloom.wopihost.users.FileAccessPolicy;
+import io.hostloom.wopihost.users.UserInfoStore;
 import io.hostloom.wopihost.web.DemoTokenGate;
 import io.hostloom.wopihost.web.HostHeaderFilter;
 import io.hostloom.wopihost.web.HostUrls;
@@ -38,8 +45,48 @@ public class WopiHostConfiguration {
     return store;
   }
 
+  /** One per instance, shared by every upload path (PutFile, PutRelativeFile, CreateChildFile). */
   @Bean
-  AccessTokens accessTokens(WopiHostProperties props, Clock clock) {
+  QuotaReservations quotaReservations(DocumentStore store, WopiHostProperties props) {
+    return new QuotaReservations(store, props.maxFolderSize().toBytes());
+  }
+
+  @Bean
+  Folders folders(DocumentStore store) {
+    return new Folders(store);
+  }
+
+  @Bean
+  TokenGenerations tokenGenerations(DocumentStore store) {
+    return new TokenGenerations(store);
+  }
+
+  @Bean
+  UserInfoStore userInfoStore(DocumentStore store) {
+    return new UserInfoStore(store);
+  }
+
+  /** The users file's rules; an {@link AccessPolicy} bean of an application replaces it. */
+  @Bean
+  @ConditionalOnMissingBean
+  AccessPolicy accessPolicy(WopiHostProperties props) {
+    if (props.usersFile() == null) {
+      log.warn(
+          "No wopi-host.users-file configured: every user a valid token names may read, write,"
+              + " create, rename and delete everywhere (for trying the host only; set"
+              + " wopi-host.users-file or provide an AccessPolicy bean)");
+      return FileAccessPolicy.everyoneMayDoEverything();
+    }
+    return FileAccessPolicy.load(props.usersFile());
+  }
+
+  @Bean
+  Permissions permissions(AccessPolicy policy, Folders folders) {
+    return new Permissions(policy, folders);
+  }
+
+  @Bean
+  AccessTokens accessTokens(WopiHostProperties props, Clock clock, TokenGenerations generations) {
     byte[] secret;
     if (props.tokenSecret() == null || props.tokenSecret().isEmpty()) {
       secret = new byte[32];
@@ -50,7 +97,7 @@ public class WopiHostConfiguration {
     } else {
       secret = props.tokenSecret().getBytes(StandardCharsets.UTF_8);
     }
-    return new AccessTokens(secret, clock);
+    return new AccessTokens(secret, clock, generations::current);
   }
 
   @Bean(initMethod = "start", destroyMethod = "close")

@@ -37,6 +37,8 @@ import org.springframework.util.unit.DataSize;
  *     lock ids, folder and client on {@code /api/files}, for direct loopback requests only (never
  *     through a proxy: any forwarding header closes it). Off by default; {@code scripts/run.sh}
  *     turns it on
+ * @param usersFile the users and their rights per folder ({@code FileAccessPolicy}'s format); when
+ *     unset, every user a valid token names may do everything (for trying the host only)
  */
 @ConfigurationProperties("wopi-host")
 public record WopiHostProperties(
@@ -51,7 +53,8 @@ public record WopiHostProperties(
     @DefaultValue("100MB") DataSize maxFileSize,
     @DefaultValue("5m") Duration maxUploadTime,
     @DefaultValue("1GB") DataSize maxFolderSize,
-    @DefaultValue("false") boolean demoTokens) {
+    @DefaultValue("false") boolean demoTokens,
+    Path usersFile) {
 
   /**
    * @throws IllegalArgumentException when {@code maxFileSize} or {@code maxFolderSize} is negative,

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -94,5 +95,76 @@ class BackendCallsPerRequestTest {
     assertThat(count(() -> w.unlock(f, t, "A"), 409)).isEqualTo(Map.of(Operation.RELEASE, 1L));
     assertThat(count(() -> w.unlock(f, t, "B"), 200)).isEqualTo(Map.of(Operation.RELEASE, 1L));
     assertThat(count(() -> w.lock(f, t, ""), 400)).isEmpty();
+  }
+
+  @Test
+  void containerEcosystemUserInfoAndDownloadRequestsCostNoBackendOperation() throws Exception {
+    Files.writeString(docs.resolve("e.docx"), "e");
+    String t = tokens.issue("alice", "e.docx", Duration.ofHours(1));
+    String c = tokens.issue("alice", ":container:root", Duration.ofHours(1));
+    String u = tokens.issue("alice", ":user", Duration.ofHours(1));
+    String base = "http://127.0.0.1:" + port;
+    WopiHttp w = new WopiHttp(base);
+    String root = base + "/wopi/containers/root";
+    String q = "?access_token=";
+    String fileUrl = TokensE2ETest.fileUrl(w.checkFileInfo("e.docx", t));
+
+    assertThat(count(() -> WopiHttp.get(fileUrl, Map.of()), 200)).isEmpty();
+    assertThat(count(() -> WopiHttp.get(root + q + c, Map.of()), 200)).isEmpty();
+    assertThat(count(() -> WopiHttp.get(root + "/children" + q + c, Map.of()), 200)).isEmpty();
+    assertThat(count(() -> WopiHttp.get(root + "/ancestry" + q + c, Map.of()), 200)).isEmpty();
+    assertThat(count(() -> WopiHttp.get(base + "/wopi/ecosystem" + q + u, Map.of()), 200))
+        .isEmpty();
+    assertThat(
+            count(
+                () ->
+                    WopiHttp.get(base + "/wopi/ecosystem/root_container_pointer" + q + u, Map.of()),
+                200))
+        .isEmpty();
+    assertThat(
+            count(
+                () ->
+                    WopiHttp.post(
+                        root + q + c,
+                        Map.of(
+                            "X-WOPI-Override",
+                            "CREATE_CHILD_FILE",
+                            "X-WOPI-RelativeTarget",
+                            "new.docx"),
+                        new byte[0]),
+                200))
+        .isEmpty();
+    assertThat(count(() -> w.override("e.docx", t, "PUT_USER_INFO", Map.of()), 200)).isEmpty();
+  }
+
+  /** An overwrite checks the target's lock before the body and again when it commits. */
+  @Test
+  void overwritingPutRelativeFileAndCreateChildFileReadTheLockTwice() throws Exception {
+    Files.writeString(docs.resolve("o.docx"), "o");
+    Files.writeString(docs.resolve("o-target.docx"), "t");
+    String t = tokens.issue("alice", "o.docx", Duration.ofHours(1));
+    String c = tokens.issue("alice", ":container:root", Duration.ofHours(1));
+    String base = "http://127.0.0.1:" + port;
+    Map<String, String> overwrite =
+        Map.of("X-WOPI-RelativeTarget", "o-target.docx", "X-WOPI-OverwriteRelativeTarget", "true");
+    Map<String, String> putRelative = new HashMap<>(overwrite);
+    putRelative.put("X-WOPI-Override", "PUT_RELATIVE");
+    Map<String, String> createChild = new HashMap<>(overwrite);
+    createChild.put("X-WOPI-Override", "CREATE_CHILD_FILE");
+    byte[] body = "x".getBytes(StandardCharsets.UTF_8);
+
+    assertThat(
+            count(
+                () ->
+                    WopiHttp.post(base + "/wopi/files/o.docx?access_token=" + t, putRelative, body),
+                200))
+        .isEqualTo(Map.of(Operation.READ, 2L));
+    assertThat(
+            count(
+                () ->
+                    WopiHttp.post(
+                        base + "/wopi/containers/root?access_token=" + c, createChild, new byte[0]),
+                200))
+        .isEqualTo(Map.of(Operation.READ, 2L));
   }
 }

@@ -79,9 +79,9 @@ class DemoDoorFrameworkE2ETest {
     Map<String, String> h =
         Map.of(header.substring(0, header.indexOf(':')), header.substring(header.indexOf(':') + 2));
     assertThat(WopiHttp.get(base + "/api/token?file=d.docx", h).status()).isEqualTo(403);
-    Reply files = WopiHttp.get(base + "/api/files", h);
-    assertThat(files.status()).isEqualTo(200);
-    assertThat(files.text()).contains("\"lockId\":null").doesNotContain("door-lock");
+    Reply files = WopiHttp.get(base + "/api/files", h); // no user: the door does not count
+    assertThat(files.status()).isEqualTo(401);
+    assertThat(files.text()).doesNotContain("door-lock");
   }
 
   @Test
@@ -90,7 +90,7 @@ class DemoDoorFrameworkE2ETest {
     assertThat(RawHttp.send(port, "GET", "/api/token?file=d.docx", rebinding, List.of()).status())
         .isEqualTo(403);
     assertThat(RawHttp.send(port, "GET", "/open/d.docx", rebinding, List.of()).status())
-        .isEqualTo(403);
+        .isEqualTo(401); // not the demo door's user, and no page token
     assertThat(RawHttp.send(port, "GET", "/api/token?file=d.docx", "localhost", List.of()).status())
         .isEqualTo(200);
   }

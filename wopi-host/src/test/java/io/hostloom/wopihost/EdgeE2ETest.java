@@ -142,6 +142,21 @@ class EdgeE2ETest {
   }
 
   @Test
+  void aTricklingPutUserInfoBodyIsCutOffAtTheUploadLimitToo() throws IOException {
+    try (Conn c = new Conn(port)) {
+      c.send(
+          "POST /wopi/files/"
+              + file
+              + "?access_token="
+              + token
+              + " HTTP/1.1\r\nHost: 127.0.0.1\r\nX-WOPI-Override: PUT_USER_INFO\r\n"
+              + "Content-Length: 4000\r\n\r\n");
+      // a byte every 50 ms: 200 s for the whole body, far beyond the 2 s upload limit
+      assertThat(c.readHeadWhileTrickling()).startsWith("HTTP/1.1 408");
+    }
+  }
+
+  @Test
   void aSmallRefusedBodyThatHasArrivedKeepsTheConnectionAlive() throws IOException {
     try (Conn c = new Conn(port)) {
       String put =

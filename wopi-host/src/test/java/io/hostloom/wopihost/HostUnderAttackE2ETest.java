@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hostloom.wopihost.RawHttp.Answer;
 import io.hostloom.wopihost.WopiHttp.Reply;
 import io.hostloom.wopihost.security.AccessTokens;
+import io.hostloom.wopihost.security.TokenScopes;
 import io.hostloom.wopihost.web.Utf7;
 import java.io.IOException;
 import java.net.URLDecoder;
@@ -54,11 +55,26 @@ import org.springframework.test.context.DynamicPropertySource;
 class HostUnderAttackE2ETest {
   static final String HELD = "held-lock-1";
 
+  /** Mallory's folder: she may do everything there, and only read and create elsewhere. */
+  static final String MINE = "c0000000000000111";
+
   @TempDir static Path docs;
+  @TempDir static Path config;
 
   @DynamicPropertySource
   static void props(DynamicPropertyRegistry r) {
     r.add("wopi-host.docs-dir", () -> docs.toString());
+    r.add(
+        "wopi-host.users-file",
+        () ->
+            TestUsers.usersFile(
+                config,
+                docs,
+                MINE,
+                "mallory's",
+                "grant mallory root read create",
+                "grant mallory " + MINE + " all",
+                "grant victor root all"));
   }
 
   @LocalServerPort int port;
@@ -77,6 +93,7 @@ class HostUnderAttackE2ETest {
     file = "mine-" + id + ".docx";
     victim = "victim-" + id + ".docx";
     Files.writeString(docs.resolve(file), "original");
+    TestUsers.place(docs, file, MINE);
     Files.writeString(docs.resolve(victim), "the victim's content");
     token = tokens.issue("mallory", file, Duration.ofHours(1));
     assertThat(wopi.lock(file, token, HELD).status()).isEqualTo(200);
@@ -91,6 +108,12 @@ class HostUnderAttackE2ETest {
     before.assertUnchanged(wopi, docs, file, token);
   }
 
+  /** {@code /api/files} with a page token of mallory's. */
+  String pageFiles() {
+    return "/api/files?access_token="
+        + tokens.issue("mallory", TokenScopes.USER, Duration.ofHours(1));
+  }
+
   static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
   }
@@ -101,13 +124,15 @@ class HostUnderAttackE2ETest {
     return h;
   }
 
-  /** The expiry inside a token (its payload is {@code v1 \n user \n file \n expiry}). */
+  /**
+   * The expiry inside a token (its payload is {@code v2 \n user \n file \n generation \n expiry}).
+   */
   static Instant expiryOf(String token) {
     String payload =
         new String(
             Base64.getUrlDecoder().decode(token.substring(0, token.indexOf('.'))),
             StandardCharsets.UTF_8);
-    return Instant.ofEpochSecond(Long.parseLong(payload.split("\n")[3]));
+    return Instant.ofEpochSecond(Long.parseLong(payload.split("\n")[4]));
   }
 
   static String tokenIn(String url) {
@@ -182,9 +207,8 @@ class HostUnderAttackE2ETest {
       Reply info = wopi.checkFileInfo(file, shortLived);
       String minted = tokenIn(jsonField(info.text(), "FileUrl"));
       assertThat(expiryOf(minted)).isBeforeOrEqualTo(expiryOf(shortLived));
-      // and minting again from the minted token does not extend it either
-      String again = tokenIn(jsonField(wopi.checkFileInfo(file, minted).text(), "FileUrl"));
-      assertThat(expiryOf(again)).isBeforeOrEqualTo(expiryOf(shortLived));
+      // and it cannot mint again: a FileUrl token opens the download only
+      assertThat(wopi.checkFileInfo(file, minted).status()).isEqualTo(401);
     }
 
     @Test
@@ -204,7 +228,7 @@ class HostUnderAttackE2ETest {
           WopiHttp.get(
               WopiHttp.url(wopi.base(), file, "", token),
               Map.of("X-Forwarded-Host", "evil.example", "X-Forwarded-Proto", "http"));
-      assertThat(jsonField(info.text(), "FileUrl")).startsWith("https://wopi.example/wopi/files/");
+      assertThat(jsonField(info.text(), "FileUrl")).startsWith("https://wopi.example/download/");
       Reply r =
           WopiHttp.post(
               WopiHttp.url(wopi.base(), file, "", token),
@@ -334,12 +358,13 @@ class HostUnderAttackE2ETest {
     void noTokensAreHandedOut() {
       String base = wopi.base();
       assertThat(WopiHttp.get(base + "/api/token?file=" + file, Map.of()).status()).isEqualTo(404);
-      assertThat(WopiHttp.get(base + "/open/" + file, Map.of()).status()).isEqualTo(404);
+      assertThat(WopiHttp.get(base + "/open/" + file, Map.of()).status()).isEqualTo(401);
     }
 
     @Test
     void theFileListShowsLockStatesButNoLockIdsNoFolderNoClient() {
-      Reply r = WopiHttp.get(wopi.base() + "/api/files", Map.of());
+      assertThat(WopiHttp.get(wopi.base() + "/api/files", Map.of()).status()).isEqualTo(401);
+      Reply r = WopiHttp.get(wopi.base() + pageFiles(), Map.of());
       assertThat(r.status()).isEqualTo(200);
       assertThat(r.text())
           .contains("\"id\":\"" + file + "\"")
@@ -492,11 +517,11 @@ class HostUnderAttackE2ETest {
 
     @Test
     void thePublicHostAndLoopbackAreServedAndProbesAnswerAnyHost() {
-      assertThat(RawHttp.send(port, "GET", "/api/files", "wopi.example", List.of()).status())
+      assertThat(RawHttp.send(port, "GET", pageFiles(), "wopi.example", List.of()).status())
           .isEqualTo(200);
-      assertThat(RawHttp.send(port, "GET", "/api/files", "WOPI.example:443", List.of()).status())
+      assertThat(RawHttp.send(port, "GET", pageFiles(), "WOPI.example:443", List.of()).status())
           .isEqualTo(200);
-      assertThat(RawHttp.send(port, "GET", "/api/files", "localhost:1", List.of()).status())
+      assertThat(RawHttp.send(port, "GET", pageFiles(), "localhost:1", List.of()).status())
           .isEqualTo(200);
       assertThat(
               RawHttp.send(port, "GET", "/actuator/health/readiness", "10.0.0.7:8080", List.of())
@@ -509,7 +534,7 @@ class HostUnderAttackE2ETest {
   class SecurityHeaders {
     @Test
     void thePageAndItsDataCarryCspNosniffAndFrameOptions() {
-      for (String path : List.of("/", "/app.js", "/api/files")) {
+      for (String path : List.of("/", "/app.js", pageFiles())) {
         Reply r = WopiHttp.get(wopi.base() + path, Map.of());
         assertThat(r.status()).as(path).isEqualTo(200);
         assertThat(r.header("Content-Security-Policy").orElseThrow())

@@ -222,6 +222,18 @@ class ProofKeyE2ETest {
     }
   }
 
+  @Test
+  void theFileUrlIsFetchedWithoutProofWhileTheWopiEndpointsNeedOne() {
+    Reply info = WopiHttp.get(url, proof(CURRENT, OLD, url, Instant.now()));
+    assertThat(info.status()).isEqualTo(200);
+    String fileUrl = TokensE2ETest.fileUrl(info);
+    Reply download = WopiHttp.get(fileUrl, Map.of()); // WOPI clients never sign it
+    assertThat(download.status()).isEqualTo(200);
+    assertThat(download.text()).isEqualTo("p");
+    String getFile = WopiHttp.url("http://127.0.0.1:" + port, "p.docx", "/contents", token);
+    assertThat(WopiHttp.get(getFile, Map.of()).status()).isEqualTo(500); // GetFile still is
+  }
+
   private static HttpServer discoveryServer() {
     try {
       HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);

@@ -18,7 +18,8 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * The start-up banner gives a validator command a user can run: Microsoft's WOPI validator with the
  * host's WOPISrc, not a script outside the repository. With the demo door closed (the default) it
- * prints no token: logs are read by more people than the host's users.
+ * prints no token: logs are read by more people than the host's users. Without a users file the
+ * start-up log warns, once, that every user may do everything.
  */
 @ExtendWith(OutputCaptureExtension.class)
 @SpringBootTest(
@@ -56,5 +57,13 @@ class StartupBannerTest {
     assertThat(output.getOut())
         .contains("token:        not printed: the demo door is closed")
         .doesNotContainPattern("[A-Za-z0-9_-]{20,}\\.[A-Za-z0-9_-]{40,}");
+  }
+
+  @Test
+  void withoutAUsersFileStartUpWarnsOnceThatEveryUserMayDoEverything(CapturedOutput output) {
+    String warning = "No wopi-host.users-file configured: every user a valid token names may";
+    String all = output.getAll();
+    assertThat(all).contains(warning);
+    assertThat(all.indexOf(warning)).isEqualTo(all.lastIndexOf(warning)); // once
   }
 }

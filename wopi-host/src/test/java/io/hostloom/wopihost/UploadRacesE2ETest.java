@@ -33,10 +33,11 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * Uploads racing other clients over real HTTP: an upload that began before another client's LOCK
- * does not land over that client's save, and uploads in flight together cannot take the folder
- * above its quota (1 MiB here). The slow upload is held open on a raw socket; the test waits until
- * the host has passed its first checks (a lock read, a staged file) before the other client acts.
+ * Uploads racing other clients over real HTTP: an upload (PutFile, an overwriting PutRelativeFile)
+ * that began before another client's LOCK does not land over that client's save, and uploads in
+ * flight together cannot take the folder above its quota (1 MiB here). The slow upload is held open
+ * on a raw socket; the test waits until the host has passed its first checks (a lock read, a staged
+ * file) before the other client acts.
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -78,24 +79,51 @@ class UploadRacesE2ETest {
     String file = "race-" + UUID.randomUUID() + ".docx";
     Files.write(docs.resolve(file), new byte[0]); // empty: an unlocked PutFile may write it
     String alice = tokens.issue("alice", file, Duration.ofHours(1));
+    heldUploadLosesToALockTakenMeanwhile(
+        "/wopi/files/" + file + "/contents?access_token=" + alice, "X-WOPI-Override: PUT", file);
+  }
+
+  @Test
+  void anOverwritingPutRelativeFileStartedBeforeAnotherClientsLockDoesNotLandOverThatSave()
+      throws Exception {
+    String source = "source-" + UUID.randomUUID() + ".docx";
+    String target = "target-" + UUID.randomUUID() + ".docx";
+    Files.writeString(docs.resolve(source), "s");
+    Files.write(docs.resolve(target), new byte[0]); // unlocked: alice may overwrite it
+    String alice = tokens.issue("alice", source, Duration.ofHours(1));
+    heldUploadLosesToALockTakenMeanwhile(
+        "/wopi/files/" + source + "?access_token=" + alice,
+        "X-WOPI-Override: PUT_RELATIVE\r\nX-WOPI-RelativeTarget: "
+            + target
+            + "\r\nX-WOPI-OverwriteRelativeTarget: true",
+        target);
+  }
+
+  /**
+   * Sends the first half of an upload to {@code target}, waits until it passed its lock check, lets
+   * bob lock {@code file} and save it, then sends the rest: 409 with bob's lock, bob's save kept.
+   */
+  private void heldUploadLosesToALockTakenMeanwhile(String target, String headers, String file)
+      throws Exception {
     String bob = tokens.issue("bob", file, Duration.ofHours(1));
-    byte[] late = "alice's late upload".getBytes(StandardCharsets.UTF_8);
+    String late = "alice's late upload";
     try (Conn a = new Conn(port)) {
       COUNTING.reset();
       a.send(
-          "POST /wopi/files/"
-              + file
-              + "/contents?access_token="
-              + alice
-              + " HTTP/1.1\r\nHost: 127.0.0.1\r\nX-WOPI-Override: PUT\r\nContent-Length: "
-              + late.length
-              + "\r\n\r\nalice's");
-      await("alice's PutFile passed its lock check", () -> COUNTING.count(Operation.READ) >= 1);
+          "POST "
+              + target
+              + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+              + headers
+              + "\r\nContent-Length: "
+              + late.length()
+              + "\r\n\r\n"
+              + late.substring(0, 7));
+      await("alice's upload passed its lock check", () -> COUNTING.count(Operation.READ) >= 1);
       WopiHttp w = wopi();
       assertThat(w.lock(file, bob, "bobs-lock").status()).isEqualTo(200);
       byte[] saved = "bob's save under his lock".getBytes(StandardCharsets.UTF_8);
       assertThat(w.putFile(file, bob, "bobs-lock", saved).status()).isEqualTo(200);
-      a.send(" late upload");
+      a.send(late.substring(7));
       String answer = a.readHead();
       assertThat(answer).startsWith("HTTP/1.1 409").contains("X-WOPI-Lock: bobs-lock");
       assertThat(Files.readAllBytes(docs.resolve(file))).isEqualTo(saved);

@@ -344,7 +344,7 @@ class WopiLockRulesE2ETest {
     }
 
     @Test
-    void putRelativeFileMayNotOverwriteAnotherFileAndDoesNotTellItsLock() throws IOException {
+    void putRelativeFileDoesNotOverwriteALockedFileAndAnswersItsLock() throws IOException {
       String target = "target-" + UUID.randomUUID() + ".docx";
       Files.write(docs.resolve(target), bytes("old"));
       String targetToken = tokens.issue("alice", target, Duration.ofHours(1));
@@ -355,10 +355,10 @@ class WopiLockRulesE2ETest {
               token,
               Map.of("X-WOPI-RelativeTarget", target, "X-WOPI-OverwriteRelativeTarget", "true"),
               bytes("new"));
-      // the token is for `file`: the host cannot know whether its user may write `target`
+      // alice may write `target` (the default policy), so she is told its lock, as GetLock would
+      // (a user who may not write it gets a free name instead: HostUnderAttackE2ETest)
       assertThat(r.status()).isEqualTo(409);
-      assertThat(r.header("X-WOPI-Lock")).isEmpty();
-      assertThat(r.header("X-WOPI-ValidRelativeTarget")).isPresent();
+      assertThat(r.header("X-WOPI-Lock")).contains("T");
       assertThat(Files.readString(docs.resolve(target))).isEqualTo("old");
     }
 

@@ -15,8 +15,12 @@ public final class WopiAuthException extends RuntimeException {
     return status;
   }
 
-  static WopiAuthException unauthorized(String message) {
+  public static WopiAuthException unauthorized(String message) {
     return new WopiAuthException(401, message);
+  }
+
+  static WopiAuthException gone(String message) {
+    return new WopiAuthException(404, message);
   }
 
   static WopiAuthException proofFailed(String message) {

@@ -49,19 +49,23 @@ public final class WopiRequestAuthenticator {
   /**
    * The token's claims when the request is allowed for {@code fileId}.
    *
-   * @throws WopiAuthException 401 for a missing, invalid, expired or wrong-file token; 500 for a
-   *     failed proof-key check (as WOPI asks, so the client refreshes its keys and retries)
+   * @param fileId the token's scope ({@link TokenScopes})
+   * @throws WopiAuthException 401 for a missing, invalid, expired or wrong-file token; 404 for a
+   *     genuine token whose file was deleted (or whose tokens were revoked) since; 500 for a failed
+   *     proof-key check (as WOPI asks, so the client refreshes its keys and retries)
    */
   public AccessTokens.Claims authenticate(HttpServletRequest request, String fileId) {
     String token = token(request);
-    AccessTokens.Claims claims =
-        tokens
-            .verify(token, fileId)
-            .orElseThrow(() -> WopiAuthException.unauthorized("invalid or expired access token"));
+    Optional<AccessTokens.Claims> claims = tokens.verify(token, fileId);
+    boolean revoked = claims.isEmpty() && tokens.isRevoked(token, fileId);
+    if (claims.isEmpty() && !revoked) {
+      throw WopiAuthException.unauthorized("invalid or expired access token");
+    }
     if (discovery.isPresent()) {
       checkProof(request, token, discovery.get());
     }
-    return claims;
+    return claims.orElseThrow(
+        () -> WopiAuthException.gone("the token's file was deleted or its tokens revoked"));
   }
 
   private void checkProof(HttpServletRequest request, String token, DiscoveryClient client) {
@@ -125,7 +129,7 @@ public final class WopiRequestAuthenticator {
   }
 
   /** The one {@code access_token} of a raw query string; null when absent, twice or undecodable. */
-  static String queryToken(String query) {
+  public static String queryToken(String query) {
     if (query == null) {
       return null;
     }

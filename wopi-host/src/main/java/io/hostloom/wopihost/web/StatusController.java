@@ -9,7 +9,11 @@ import io.hostloom.wopihost.files.Document;
 import io.hostloom.wopihost.files.DocumentStore;
 import io.hostloom.wopihost.security.AccessTokens;
 import io.hostloom.wopihost.security.DiscoveryClient;
+import io.hostloom.wopihost.security.Permissions;
+import io.hostloom.wopihost.security.TokenScopes;
 import io.hostloom.wopihost.security.WopiDiscovery;
+import io.hostloom.wopihost.security.WopiRequestAuthenticator;
+import io.hostloom.wopihost.users.Right;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.net.URI;
@@ -38,9 +42,14 @@ import org.springframework.web.util.HtmlUtils;
  * {@code /api/token} (a token for trying the host) and {@code /open/{id}} (the WOPI host page that
  * opens a file in the configured WOPI client). The token endpoints and the lock ids, folder and
  * client URL of {@code /api/files} are behind the {@link DemoTokenGate}: with {@code
- * wopi-host.demo-tokens} off the token endpoints answer 404 and {@code /api/files} shows lock
+ * wopi-host.demo-tokens} off the token endpoint answers 404 and {@code /api/files} shows lock
  * states without lock ids; when on, requests that do not pass the gate get 403 and the same
  * redacted list.
+ *
+ * <p>{@code /api/files} and {@code /open/{id}} are for an authenticated user only: one the demo
+ * door lets in (as {@code wopi-host.user}), or one with a page token ({@link TokenScopes#USER}, as
+ * {@code Authorization: Bearer} or {@code access_token}); others get 401. The list holds only the
+ * files the user may read ({@link Permissions}).
  */
 @RestController
 public class StatusController {
@@ -53,6 +62,7 @@ public class StatusController {
   private final WopiHostProperties props;
   private final DemoTokenGate gate;
   private final Clock clock;
+  private final Permissions permissions;
   private final SecureRandom random = new SecureRandom();
 
   public StatusController(
@@ -64,7 +74,8 @@ public class StatusController {
       HostUrls urls,
       WopiHostProperties props,
       DemoTokenGate gate,
-      Clock clock) {
+      Clock clock,
+      Permissions permissions) {
     this.store = store;
     this.locks = locks;
     this.backend = backend;
@@ -74,6 +85,22 @@ public class StatusController {
     this.props = props;
     this.gate = gate;
     this.clock = clock;
+    this.permissions = permissions;
+  }
+
+  /** The user of a page request: the demo door's, or a page token's; empty otherwise. */
+  private Optional<String> pageUser(HttpServletRequest request) {
+    if (gate.allows(request)) {
+      return Optional.of(props.user());
+    }
+    String token = WopiRequestAuthenticator.queryToken(request.getQueryString());
+    String auth = request.getHeader("Authorization");
+    if ((token == null || token.isEmpty())
+        && auth != null
+        && auth.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      token = auth.substring(7).strip();
+    }
+    return tokens.verify(token, TokenScopes.USER).map(AccessTokens.Claims::user);
   }
 
   /**
@@ -83,13 +110,21 @@ public class StatusController {
    */
   @GetMapping(value = "/api/files", produces = MediaType.APPLICATION_JSON_VALUE)
   public ResponseEntity<Map<String, Object>> files(HttpServletRequest request) {
+    Optional<String> user = pageUser(request);
+    if (user.isEmpty()) {
+      return ResponseEntity.status(HttpStatus.UNAUTHORIZED)
+          .cacheControl(CacheControl.noStore())
+          .build();
+    }
     Instant now = clock.instant();
     boolean full = gate.allows(request);
-    Optional<WopiDiscovery> client =
-        full ? discovery.flatMap(DiscoveryClient::get) : Optional.empty();
+    Optional<WopiDiscovery> client = discovery.flatMap(DiscoveryClient::get);
     List<Map<String, Object>> files = new ArrayList<>();
     int locked = 0;
     for (Document d : store.list()) {
+      if (!permissions.onFile(user.get(), d.id()).contains(Right.READ)) {
+        continue;
+      }
       Map<String, Object> f = new LinkedHashMap<>();
       f.put("id", d.id());
       f.put("name", d.name());
@@ -119,6 +154,7 @@ public class StatusController {
       files.add(f);
     }
     Map<String, Object> body = new LinkedHashMap<>();
+    body.put("user", user.get());
     body.put("folder", full ? store.root().toString() : null);
     body.put("lockBackend", backend.name());
     body.put("wopiClient", full ? discovery.map(c -> c.url().toString()).orElse(null) : null);
@@ -147,40 +183,65 @@ public class StatusController {
       return ResponseEntity.badRequest().build();
     }
     String token = tokens.issue(u, file, props.tokenTtl());
+    String pageToken = tokens.issue(u, TokenScopes.USER, props.tokenTtl());
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("user", u);
     body.put("fileId", file);
     body.put("wopiSrc", HostUrls.wopiSrc(urls.base(request), file));
     body.put("accessToken", token);
     body.put("accessTokenTtl", clock.instant().plus(props.tokenTtl()).toEpochMilli());
+    // the page for this user (its token in the fragment, which browsers never send)
+    body.put("pageUrl", urls.base(request) + "/#access_token=" + pageToken);
     return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(body);
   }
 
   /**
    * The WOPI host page: posts a fresh token to the WOPI client's action URL inside a full-window
-   * frame, as WOPI clients expect. Demo door only. Its Content-Security-Policy lets the form post
-   * to, and the frame show, the action URL's origin only, and runs only its own script (a nonce).
+   * frame, as WOPI clients expect. For the demo door's user or a page token's ({@code
+   * ?access_token=}), on a file they may read. When something is missing (no WOPI client
+   * configured, its discovery unreachable, no action for the file's extension, no user) a short
+   * page says what. Its Content-Security-Policy lets the form post to, and the frame show, the
+   * action URL's origin only, and runs only its own script (a nonce).
    */
   @GetMapping(value = "/open/{id}", produces = MediaType.TEXT_HTML_VALUE)
   public ResponseEntity<String> open(
       @PathVariable("id") String id, HttpServletRequest request, HttpServletResponse response) {
-    if (!gate.enabled()) {
-      return ResponseEntity.notFound().build();
-    }
-    if (!gate.allows(request)) {
-      return ResponseEntity.status(HttpStatus.FORBIDDEN).build();
+    Optional<String> user = pageUser(request);
+    if (user.isEmpty()) {
+      return explain(
+          HttpStatus.UNAUTHORIZED,
+          "Not signed in: open this page from the host's own page through the demo door"
+              + " (wopi-host.demo-tokens=true, from the host machine) or with a page token"
+              + " (?access_token=..., from /api/token or your identity integration).");
     }
     Optional<Document> doc = store.find(id);
-    Optional<WopiDiscovery> client = discovery.flatMap(DiscoveryClient::get);
-    if (doc.isEmpty() || client.isEmpty()) {
-      return ResponseEntity.notFound().build();
+    if (doc.isEmpty() || !permissions.onFile(user.get(), id).contains(Right.READ)) {
+      return explain(HttpStatus.NOT_FOUND, "No such file.");
+    }
+    if (discovery.isEmpty()) {
+      return explain(
+          HttpStatus.NOT_FOUND,
+          "No WOPI client is configured. Start the host with"
+              + " --wopi-host.discovery-url=https://<client>/hosting/discovery (Collabora Online,"
+              + " Office Online Server) and --wopi-host.public-url=https://<this host as the"
+              + " client reaches it>; see \"Connecting a real client\" in wopi-host/README.md.");
+    }
+    Optional<WopiDiscovery> client = discovery.get().get();
+    if (client.isEmpty()) {
+      return explain(
+          HttpStatus.SERVICE_UNAVAILABLE,
+          "The WOPI client's discovery ("
+              + discovery.get().url()
+              + ") could not be read yet: check that this host can reach it and trusts its TLS"
+              + " certificate.");
     }
     String ext = doc.get().extension().isEmpty() ? "" : doc.get().extension().substring(1);
     Optional<String> action = client.get().openUrl(ext, HostUrls.wopiSrc(urls.base(request), id));
     if (action.isEmpty()) {
-      return ResponseEntity.notFound().build();
+      return explain(
+          HttpStatus.NOT_FOUND, "The WOPI client offers no action for ." + ext + " files.");
     }
-    String token = tokens.issue(props.user(), id, props.tokenTtl());
+    String token = tokens.issue(user.get(), id, props.tokenTtl());
     long ttl = clock.instant().plus(props.tokenTtl()).toEpochMilli();
     String origin = origin(action.get());
     byte[] nonceBytes = new byte[18];
@@ -217,6 +278,19 @@ public class StatusController {
             + nonce
             + "\">document.getElementById('f').submit();</script></body></html>";
     return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(html);
+  }
+
+  /** A short HTML page that says why a file cannot be opened. */
+  private static ResponseEntity<String> explain(HttpStatus status, String message) {
+    String html =
+        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Cannot open the file</title>"
+            + "</head><body><h1>Cannot open the file</h1><p>"
+            + HtmlUtils.htmlEscape(message)
+            + "</p></body></html>";
+    return ResponseEntity.status(status)
+        .contentType(MediaType.TEXT_HTML)
+        .cacheControl(CacheControl.noStore())
+        .body(html);
   }
 
   /** {@code scheme://host[:port]} of an (https, checked by the discovery) action URL. */

@@ -12,23 +12,20 @@ import io.hostloom.wopihost.files.NameCanonicalizer;
 import io.hostloom.wopihost.files.QuotaReservations;
 import io.hostloom.wopihost.files.StagedContent;
 import io.hostloom.wopihost.security.AccessTokens;
+import io.hostloom.wopihost.security.Permissions;
 import io.hostloom.wopihost.security.WopiAuthException;
 import io.hostloom.wopihost.security.WopiRequestAuthenticator;
+import io.hostloom.wopihost.users.Right;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.channels.Channels;
-import java.nio.channels.SeekableByteChannel;
-import java.nio.file.NoSuchFileException;
 import java.time.format.DateTimeFormatter;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.io.InputStreamResource;
@@ -61,16 +58,20 @@ import org.springframework.web.bind.annotation.RestController;
  * lock of PutFile and of an overwriting PutRelativeFile is checked before the body is read and
  * again when the upload commits, so a LOCK taken by another client meanwhile wins.
  *
- * <p><b>Authorization.</b> A token grants its user the file it names and nothing else. The only
- * operation that could touch a second file is PutRelativeFile with {@code X-WOPI-RelativeTarget}
- * naming an existing file: this host has no permission model to ask whether the user may write that
- * file, so the overwrite is refused (409, with a free name in {@code X-WOPI-ValidRelativeTarget})
- * unless the target is the token's own file. RenameFile changes the display name of the token's
- * file only (the id, and every other file, stay as they are), and a name another file already shows
- * is refused, as is one that only looks like it (case, NFC/NFD, homoglyphs: {@link
- * NameCanonicalizer}; PutRelativeFile names alike). Tokens the host mints ({@code FileUrl},
- * PutRelativeFile's {@code Url}) are for the token's own file or a file this request created, and
- * expire no later than the token they were minted from.
+ * <p><b>Authorization.</b> A token names a user and the file it opens; what the user may do with it
+ * is the {@link Permissions}' answer for the file's folder ({@link Right}), asked before anything
+ * else is done: READ for CheckFileInfo, GetFile and GetLock, WRITE for PutFile and the other lock
+ * operations, RENAME, DELETE, and CREATE for PutRelativeFile. A missing right is 401.
+ * PutRelativeFile with {@code X-WOPI-RelativeTarget} naming an existing file in the same folder and
+ * {@code X-WOPI-OverwriteRelativeTarget: true} overwrites it when the user may write it and it is
+ * not locked (locked: 409 with its lock); without the overwrite header, or when the user may not
+ * write it, it is 409 with a free name in {@code X-WOPI-ValidRelativeTarget}. RenameFile changes
+ * the display name of the token's file only (the id, and every other file, stay as they are), and a
+ * name another file already shows is refused, as is one that only looks like it (case, NFC/NFD,
+ * homoglyphs: {@link NameCanonicalizer}; PutRelativeFile and CreateChildFile names alike). Tokens
+ * the host mints ({@code FileUrl}, PutRelativeFile's {@code Url}) are for the token's own file or a
+ * file this request created, and expire no later than the token they were minted from. DeleteFile
+ * ends every token of the file.
  */
 @RestController
 @RequestMapping("/wopi/files")
@@ -88,6 +89,7 @@ public class WopiFilesController {
   private final HostUrls urls;
   private final WopiHostProperties props;
   private final QuotaReservations quota;
+  private final WopiFileAccess access;
 
   public WopiFilesController(
       DocumentStore store,
@@ -95,14 +97,17 @@ public class WopiFilesController {
       WopiRequestAuthenticator auth,
       AccessTokens tokens,
       HostUrls urls,
-      WopiHostProperties props) {
+      WopiHostProperties props,
+      QuotaReservations quota,
+      WopiFileAccess access) {
     this.store = store;
     this.locks = locks;
     this.auth = auth;
     this.tokens = tokens;
     this.urls = urls;
     this.props = props;
-    this.quota = new QuotaReservations(store, props.maxFolderSize().toBytes());
+    this.quota = quota;
+    this.access = access;
   }
 
   /** CheckFileInfo. Only fields of the plain WOPI (CSPP) schema, never WOPI+ ones. */
@@ -115,12 +120,14 @@ public class WopiFilesController {
       return ResponseEntity.notFound().build();
     }
     Document d = doc.get();
+    Set<Right> rights = access.permissions().onFile(claims.user(), id);
+    access.require(rights, Right.READ);
     Map<String, Object> info = new LinkedHashMap<>();
     info.put("BaseFileName", d.name());
     info.put("OwnerId", OWNER_ID);
     info.put("Size", d.size());
     info.put("UserId", claims.user());
-    info.put("UserFriendlyName", claims.user());
+    info.put("UserFriendlyName", access.permissions().friendlyName(claims.user()));
     info.put("Version", d.version());
     info.put("LastModifiedTime", DateTimeFormatter.ISO_INSTANT.format(d.lastModified()));
     info.put("FileExtension", d.extension());
@@ -130,15 +137,7 @@ public class WopiFilesController {
     info.put("SupportsUpdate", true);
     info.put("SupportsRename", true);
     info.put("SupportsDeleteFile", true);
-    info.put("UserCanWrite", true);
-    info.put("UserCanRename", true);
-    info.put("UserCanNotWriteRelative", false);
-    // a direct download URL (GetFile with a token of its own), as clients may prefer it
-    info.put(
-        "FileUrl",
-        HostUrls.wopiSrc(urls.base(request), id)
-            + "/contents?access_token="
-            + HostUrls.encodeQuery(tokens.issueFrom(claims, id, props.tokenTtl())));
+    access.describe(info, rights, claims, id, urls.base(request));
     return ResponseEntity.ok().cacheControl(noStore()).body(info);
   }
 
@@ -146,39 +145,20 @@ public class WopiFilesController {
   @GetMapping("/{id}/contents")
   public ResponseEntity<InputStreamResource> getFile(
       @PathVariable("id") String id, HttpServletRequest request) throws IOException {
-    authenticate(id, request);
+    AccessTokens.Claims claims = authenticate(id, request);
     Optional<Document> doc = store.find(id);
     if (doc.isEmpty()) {
       return ResponseEntity.notFound().build();
     }
-    SeekableByteChannel channel;
-    try {
-      channel = store.open(id);
-    } catch (NoSuchFileException e) {
-      return ResponseEntity.notFound().build();
-    }
-    long size = channel.size();
-    String max = request.getHeader("X-WOPI-MaxExpectedSize");
-    if (max != null && isLargerThan(size, max)) {
-      channel.close();
-      return ResponseEntity.status(HttpStatus.PRECONDITION_FAILED)
-          .header(ITEM_VERSION, doc.get().version())
-          .build();
-    }
-    InputStream body = Channels.newInputStream(channel);
-    return ResponseEntity.ok()
-        .header(ITEM_VERSION, doc.get().version())
-        .contentType(MediaType.APPLICATION_OCTET_STREAM)
-        .contentLength(size)
-        .cacheControl(noStore())
-        .body(new InputStreamResource(body));
+    access.permissions().requireOnFile(claims.user(), id, Right.READ);
+    return FileDownloads.serve(store, doc.get(), request);
   }
 
   /** PutFile ({@code X-WOPI-Override: PUT}, or none): the lock check, then the write. */
   @PostMapping("/{id}/contents")
   public ResponseEntity<Void> putFile(@PathVariable("id") String id, HttpServletRequest request)
       throws IOException {
-    authenticate(id, request);
+    AccessTokens.Claims claims = authenticate(id, request);
     String override = request.getHeader(OVERRIDE);
     if (override != null && !"PUT".equalsIgnoreCase(override.strip())) {
       return ResponseEntity.status(HttpStatus.NOT_IMPLEMENTED).build();
@@ -187,6 +167,7 @@ public class WopiFilesController {
     if (doc.isEmpty()) {
       return ResponseEntity.notFound().build();
     }
+    access.permissions().requireOnFile(claims.user(), id, Right.WRITE);
     WopiLockResponse check =
         locks.handle(WopiLockOperation.PUT_FILE, id, request::getHeader, () -> doc.get().size());
     if (!check.isOk()) {
@@ -202,7 +183,7 @@ public class WopiFilesController {
           return insufficientStorage();
         }
         // the lock again, now that the body is here: a LOCK taken meanwhile wins
-        LockRecheck recheck = new LockRecheck(WopiLockOperation.PUT_FILE, request);
+        LockRecheck recheck = new LockRecheck(locks, WopiLockOperation.PUT_FILE, request);
         Optional<Document> written = store.write(id, content, recheck);
         if (written.isEmpty()) {
           return recheck.refusal().isPresent()
@@ -211,29 +192,6 @@ public class WopiFilesController {
         }
         return ResponseEntity.ok().header(ITEM_VERSION, written.get().version()).build();
       }
-    }
-  }
-
-  /** A lock check made again just before a write, under the store's per-file write mutex. */
-  private final class LockRecheck implements Predicate<Document> {
-    private final WopiLockOperation op;
-    private final HttpServletRequest request;
-    private WopiLockResponse refused;
-
-    LockRecheck(WopiLockOperation op, HttpServletRequest request) {
-      this.op = op;
-      this.request = request;
-    }
-
-    @Override
-    public boolean test(Document current) {
-      WopiLockResponse again = locks.handle(op, current.id(), request::getHeader, current::size);
-      refused = again.isOk() ? null : again;
-      return again.isOk();
-    }
-
-    Optional<WopiLockResponse> refusal() {
-      return Optional.ofNullable(refused);
     }
   }
 
@@ -248,6 +206,7 @@ public class WopiFilesController {
     if (doc.isEmpty()) {
       return ResponseEntity.notFound().build();
     }
+    access.permissions().requireOnFile(claims.user(), id, WopiFileAccess.rightFor(op));
     switch (op) {
       case "LOCK":
         return lockOperation(WopiLockOperation.LOCK, doc.get(), request);
@@ -263,6 +222,8 @@ public class WopiFilesController {
         return deleteFile(doc.get(), request);
       case "PUT_RELATIVE":
         return putRelativeFile(doc.get(), claims, request);
+      case "PUT_USER_INFO":
+        return access.putUserInfo(claims, request);
       default:
         return ResponseEntity.status(HttpStatus.NOT_IMPLEMENTED).build();
     }
@@ -286,7 +247,7 @@ public class WopiFilesController {
           .build();
     }
     String name = decoded.get();
-    if (shownByAnotherFile(name + doc.extension(), doc.id())) {
+    if (NewFileNames.shownByAnotherFile(store, name + doc.extension(), doc.id())) {
       return ResponseEntity.badRequest()
           .header("X-WOPI-InvalidFileNameError", "Another file already has this name")
           .build();
@@ -309,15 +270,20 @@ public class WopiFilesController {
     if (!check.isOk()) {
       return lockResponse(check, doc).build();
     }
-    return store.delete(doc.id()) ? ResponseEntity.ok().build() : ResponseEntity.notFound().build();
+    if (!store.delete(doc.id())) {
+      return ResponseEntity.notFound().build();
+    }
+    access.forget(doc.id());
+    return ResponseEntity.ok().build();
   }
 
   /**
    * PutRelativeFile: creates a file beside {@code doc} from the body, named by {@code
-   * X-WOPI-SuggestedTarget} (made unique) or {@code X-WOPI-RelativeTarget} (exact). An existing
-   * target is overwritten only with {@code X-WOPI-OverwriteRelativeTarget: true}, only when it is
-   * {@code doc} itself (see the class comment) and only when its lock allows. The target name is
-   * checked before the body is read.
+   * X-WOPI-SuggestedTarget} (made unique) or {@code X-WOPI-RelativeTarget} (exact), in {@code
+   * doc}'s folder. An existing target is overwritten only with {@code
+   * X-WOPI-OverwriteRelativeTarget: true}, only when it is in the same folder and the user may
+   * write it (see the class comment) and only when its lock allows. The target name is checked
+   * before the body is read.
    */
   private ResponseEntity<?> putRelativeFile(
       Document doc, AccessTokens.Claims claims, HttpServletRequest request) throws IOException {
@@ -340,18 +306,20 @@ public class WopiFilesController {
       return ResponseEntity.badRequest().build();
     }
     Optional<Document> existing = suggested != null ? Optional.empty() : store.find(name);
-    if (relative != null && existing.isEmpty() && shownByAnotherFile(name, "")) {
+    if (relative != null
+        && existing.isEmpty()
+        && NewFileNames.shownByAnotherFile(store, name, "")) {
       // a name that looks like another file's: not that file, and not a new file either
       return ResponseEntity.status(HttpStatus.CONFLICT)
-          .header("X-WOPI-ValidRelativeTarget", Utf7.encode(freeName(name)))
+          .header("X-WOPI-ValidRelativeTarget", Utf7.encode(NewFileNames.freeName(store, name)))
           .build();
     }
     if (existing.isPresent()) {
       boolean overwrite =
           "true".equalsIgnoreCase(request.getHeader("X-WOPI-OverwriteRelativeTarget"));
-      if (!overwrite || !existing.get().id().equals(doc.id())) {
+      if (!overwrite || !access.mayOverwrite(claims.user(), doc.id(), existing.get().id())) {
         return ResponseEntity.status(HttpStatus.CONFLICT)
-            .header("X-WOPI-ValidRelativeTarget", Utf7.encode(freeName(name)))
+            .header("X-WOPI-ValidRelativeTarget", Utf7.encode(NewFileNames.freeName(store, name)))
             .build();
       }
       WopiLockResponse check =
@@ -369,10 +337,10 @@ public class WopiFilesController {
       if (!reservation.cover(content.size())) {
         return insufficientStorage();
       }
-      LockRecheck recheck = new LockRecheck(WopiLockOperation.PUT_RELATIVE_FILE, request);
+      LockRecheck recheck = new LockRecheck(locks, WopiLockOperation.PUT_RELATIVE_FILE, request);
       Optional<Document> created =
           suggested != null
-              ? createUnique(name, content)
+              ? NewFileNames.createUnique(store, name, content)
               : existing.isPresent()
                   ? store.write(name, content, recheck)
                   : store.create(name, content);
@@ -381,35 +349,20 @@ public class WopiFilesController {
       }
       if (created.isEmpty()) {
         return ResponseEntity.status(HttpStatus.CONFLICT)
-            .header("X-WOPI-ValidRelativeTarget", Utf7.encode(freeName(name)))
+            .header("X-WOPI-ValidRelativeTarget", Utf7.encode(NewFileNames.freeName(store, name)))
             .build();
       }
-      String token = tokens.issueFrom(claims, created.get().id(), props.tokenTtl());
-      String url =
-          HostUrls.wopiSrc(urls.base(request), created.get().id())
-              + "?access_token="
-              + HostUrls.encodeQuery(token);
-      Map<String, Object> result = new LinkedHashMap<>();
-      result.put("Name", created.get().name());
-      result.put("Url", url);
-      return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(result);
-    }
-  }
-
-  private Optional<Document> createUnique(String name, StagedContent content) {
-    Set<String> taken = takenKeys();
-    Optional<Document> made = Optional.empty();
-    for (int n = 0; made.isEmpty() && n < 1000; n++) {
-      String candidate = n == 0 ? name : numbered(name, n);
-      if (FileIds.isValid(candidate) && !taken.contains(NameCanonicalizer.key(candidate))) {
-        made = store.create(candidate, content);
+      if (existing.isEmpty()) {
+        access.created(created.get().id(), access.folders().folderOf(doc.id()));
       }
+      return ResponseEntity.ok()
+          .contentType(MediaType.APPLICATION_JSON)
+          .body(access.newFileAnswer(created.get(), claims, urls.base(request)));
     }
-    return made;
   }
 
   /** A UTF-7 file name header decoded, in NFC; empty when it is not well-formed UTF-7. */
-  private static Optional<String> decodeName(String header) {
+  static Optional<String> decodeName(String header) {
     try {
       return Optional.of(NameCanonicalizer.nfc(Utf7.decode(header)));
     } catch (IllegalArgumentException e) {
@@ -417,50 +370,8 @@ public class WopiFilesController {
     }
   }
 
-  /**
-   * Whether a file other than {@code id} has an id or display name that looks like {@code name}:
-   * the same up to case, Unicode normalisation and the homoglyphs of {@link NameCanonicalizer}.
-   */
-  private boolean shownByAnotherFile(String name, String id) {
-    String key = NameCanonicalizer.key(name);
-    return store.list().stream()
-        .anyMatch(
-            d ->
-                !d.id().equals(id)
-                    && (NameCanonicalizer.key(d.id()).equals(key)
-                        || NameCanonicalizer.key(d.name()).equals(key)));
-  }
-
-  /** The {@link NameCanonicalizer#key}s of every file's id and display name. */
-  private Set<String> takenKeys() {
-    Set<String> keys = new HashSet<>();
-    for (Document d : store.list()) {
-      keys.add(NameCanonicalizer.key(d.id()));
-      keys.add(NameCanonicalizer.key(d.name()));
-    }
-    return keys;
-  }
-
   private static <T> ResponseEntity<T> insufficientStorage() {
     return ResponseEntity.status(HttpStatus.INSUFFICIENT_STORAGE).build();
-  }
-
-  private String freeName(String name) {
-    Set<String> taken = takenKeys();
-    for (int n = 1; n < 1000; n++) {
-      String candidate = numbered(name, n);
-      if (FileIds.isValid(candidate) && !taken.contains(NameCanonicalizer.key(candidate))) {
-        return candidate;
-      }
-    }
-    return name;
-  }
-
-  private static String numbered(String name, int n) {
-    int dot = name.lastIndexOf('.');
-    return dot > 0
-        ? name.substring(0, dot) + " (" + n + ")" + name.substring(dot)
-        : name + " (" + n + ")";
   }
 
   private static ResponseEntity.BodyBuilder lockResponse(WopiLockResponse r, Document doc) {
@@ -509,14 +420,6 @@ public class WopiFilesController {
       throw new RepeatedHeaderException(repeated.get());
     }
     return auth.authenticate(request, id);
-  }
-
-  private static boolean isLargerThan(long size, String maxHeader) {
-    try {
-      return size > Long.parseLong(maxHeader.strip());
-    } catch (NumberFormatException e) {
-      return false;
-    }
   }
 
   private static org.springframework.http.CacheControl noStore() {
