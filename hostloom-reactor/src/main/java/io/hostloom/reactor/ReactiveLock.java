@@ -31,8 +31,9 @@ import reactor.core.publisher.Mono;
  * that was granted just as the subscriber cancelled (and so was never delivered) is released too.
  *
  * <p><b>Threads.</b> Signals arrive on the thread that completes the kernel's future (a backend or
- * timer thread, or the subscribing thread when the answer is immediate); use {@code publishOn} to
- * move the rest of the pipeline.
+ * timer thread, or the subscribing thread when the answer is immediate). Never call the blocking
+ * API (such as {@link LockHandle#close()}) there: on a backend's reply thread it would wait for its
+ * own reply until the command timeout. Use {@link #release} or {@code publishOn} to move slow work.
  */
 public final class ReactiveLock {
   private final DistributedLock lock;

@@ -1,0 +1,20 @@
+package io.hostloom.reactor;
+
+import io.hostloom.locking.DistributedLock;
+import io.hostloom.locking.LockingOptions;
+import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.time.LockClock;
+import io.hostloom.testkit.kernel.KernelConformanceSuite;
+
+/** The ten kernel scenarios, every acquisition through the reactive forms. */
+class ReactiveKernelConformanceTest extends KernelConformanceSuite {
+  @Override
+  protected DistributedLock newLock(LockBackend backend, LockClock clock) {
+    return new ReactiveBackedLock(
+        ReactiveLock.of(
+            DistributedLock.builder(LockingOptions.of("conformance"), backend)
+                .clock(clock)
+                .logger(org.slf4j.helpers.NOPLogger.NOP_LOGGER)
+                .build()));
+  }
+}
