@@ -11,8 +11,6 @@ import io.hostloom.redis.RedisTestServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -20,28 +18,11 @@ import reactor.test.StepVerifier;
 
 /** withLock excludes across two lock instances over a real {@code redis-server}. */
 class RedisReactiveLockTest {
-  private static RedisTestServer server;
-  private static RedisLockBackend backend;
-
-  @BeforeAll
-  static void startRedis() {
-    server = RedisTestServer.startNew();
-    backend = RedisLockBackend.builder().uri(server.uri()).build();
-  }
-
-  @AfterAll
-  static void stopRedis() {
-    if (backend != null) {
-      backend.close();
-    }
-    if (server != null) {
-      server.close();
-    }
-  }
-
   @Test
   void withLockExcludesAcrossTwoReactiveCallers() {
-    try (DistributedLock a = DistributedLock.create(LockingOptions.of("reactive"), backend);
+    try (RedisTestServer server = RedisTestServer.startNew();
+        RedisLockBackend backend = RedisLockBackend.builder().uri(server.uri()).build();
+        DistributedLock a = DistributedLock.create(LockingOptions.of("reactive"), backend);
         DistributedLock b = DistributedLock.create(LockingOptions.of("reactive"), backend)) {
       List<ReactiveLock> callers = List.of(ReactiveLock.of(a), ReactiveLock.of(b));
       LockOptions wait =
