@@ -3,8 +3,6 @@ package io.hostloom.reactor;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockOptions;
-import io.hostloom.locking.LockingOptions;
-import io.hostloom.locking.memory.InMemoryLockBackend;
 import io.hostloom.locking.testing.ManualLockClock;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
@@ -27,11 +25,7 @@ class NonBlockingTest {
   private static Scheduler parallel;
 
   private final ManualLockClock clock = new ManualLockClock();
-  private final DistributedLock lock =
-      DistributedLock.builder(LockingOptions.of("reactor"), new InMemoryLockBackend(clock))
-          .clock(clock)
-          .logger(org.slf4j.helpers.NOPLogger.NOP_LOGGER)
-          .build();
+  private final DistributedLock lock = TestLocks.inMemory(clock);
   private final ReactiveLock reactive = ReactiveLock.of(lock);
 
   @BeforeAll

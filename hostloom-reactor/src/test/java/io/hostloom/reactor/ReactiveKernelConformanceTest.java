@@ -1,7 +1,6 @@
 package io.hostloom.reactor;
 
 import io.hostloom.locking.DistributedLock;
-import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.time.LockClock;
 import io.hostloom.testkit.kernel.KernelConformanceSuite;
@@ -10,11 +9,6 @@ import io.hostloom.testkit.kernel.KernelConformanceSuite;
 class ReactiveKernelConformanceTest extends KernelConformanceSuite {
   @Override
   protected DistributedLock newLock(LockBackend backend, LockClock clock) {
-    return new ReactiveBackedLock(
-        ReactiveLock.of(
-            DistributedLock.builder(LockingOptions.of("conformance"), backend)
-                .clock(clock)
-                .logger(org.slf4j.helpers.NOPLogger.NOP_LOGGER)
-                .build()));
+    return new ReactiveBackedLock(ReactiveLock.of(TestLocks.over(backend, clock)));
   }
 }

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hostloom.leadership.ChangeType;
 import io.hostloom.leadership.LeaderElector;
 import io.hostloom.locking.DistributedLock;
-import io.hostloom.locking.LockingOptions;
-import io.hostloom.locking.memory.InMemoryLockBackend;
 import io.hostloom.locking.testing.ManualLockClock;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
@@ -18,11 +16,7 @@ class ReactiveLeadershipTest {
   private static final Duration VERIFY = Duration.ofSeconds(10);
 
   private final ManualLockClock clock = new ManualLockClock();
-  private final DistributedLock lock =
-      DistributedLock.builder(LockingOptions.of("reactor"), new InMemoryLockBackend(clock))
-          .clock(clock)
-          .logger(org.slf4j.helpers.NOPLogger.NOP_LOGGER)
-          .build();
+  private final DistributedLock lock = TestLocks.inMemory(clock);
   private final LeaderElector elector =
       LeaderElector.builder(lock, "billing")
           .clock(clock)

@@ -7,7 +7,6 @@ import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockNotAcquiredException;
 import io.hostloom.locking.LockOptions;
 import io.hostloom.locking.LockRetryPolicy;
-import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.LossReason;
 import io.hostloom.locking.OnLost;
 import io.hostloom.locking.memory.InMemoryLockBackend;
@@ -37,11 +36,7 @@ class ReactiveLockTest {
   private final CountingLockBackend counting =
       new CountingLockBackend(new InMemoryLockBackend(clock));
   private final FaultInjectingLockBackend faults = new FaultInjectingLockBackend(counting);
-  private final DistributedLock lock =
-      DistributedLock.builder(LockingOptions.of("reactor"), faults)
-          .clock(clock)
-          .logger(org.slf4j.helpers.NOPLogger.NOP_LOGGER)
-          .build();
+  private final DistributedLock lock = TestLocks.over(faults, clock);
   private final ReactiveLock reactive = ReactiveLock.of(lock);
 
   @AfterEach

@@ -7,8 +7,6 @@ import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockOptions;
 import io.hostloom.locking.LockedAsyncFunction;
 import io.hostloom.locking.LockedCallable;
-import io.hostloom.locking.LockingOptions;
-import io.hostloom.locking.memory.InMemoryLockBackend;
 import io.hostloom.locking.testing.ManualLockClock;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -21,11 +19,7 @@ import org.junit.jupiter.api.Test;
  */
 class UndeliveredGrantTest {
   private final ManualLockClock clock = new ManualLockClock();
-  private final DistributedLock real =
-      DistributedLock.builder(LockingOptions.of("reactor"), new InMemoryLockBackend(clock))
-          .clock(clock)
-          .logger(org.slf4j.helpers.NOPLogger.NOP_LOGGER)
-          .build();
+  private final DistributedLock real = TestLocks.inMemory(clock);
 
   /** Completes after the cancellation and ignores it: the race "granted as cancelled". */
   private final CompletableFuture<LockHandle> acquire = uncancellable();
