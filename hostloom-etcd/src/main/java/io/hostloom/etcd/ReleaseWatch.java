@@ -16,9 +16,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The release signal: one etcd watch over every owner key of the prefix, deletes only. etcd deletes
- * an owner key on release and when its lease runs out, so both wake the waits of that key; a wait
- * is purely local (no request per wait).
+ * The release signal: one etcd watch over every data key of the prefix. A release deletes the data
+ * key and a replace rewrites it marked {@code r} ({@link RecordCodec#replaced}), so both wake the
+ * waits of that key; an expiry leaves the data key and announces nothing (waiters poll). A wait is
+ * purely local (no request per wait).
  *
  * <p>The watch is opened when the backend is built. Until etcd confirms it, a release could go
  * unseen, so the confirmation wakes every wait registered before it (a spurious wake-up, never a
@@ -81,7 +82,7 @@ final class ReleaseWatch implements AutoCloseable {
       return;
     }
     for (WatchEvent e : response.getEvents()) {
-      if (e.getEventType() == WatchEvent.EventType.DELETE || EtcdLockBackend.replaced(e)) {
+      if (e.getEventType() == WatchEvent.EventType.DELETE || RecordCodec.replaced(e)) {
         long revision = e.getKeyValue().getModRevision();
         layout.lockKeyOf(e.getKeyValue().getKey()).ifPresent(k -> waits.wakeAll(k, revision));
       }

@@ -108,7 +108,7 @@ public final class LockTable {
 
   /** The DDL script for this table: {@value #DDL_RESOURCE} with its placeholders filled in. */
   public String ddl() {
-    return template().replace("${schema}", schema).replace("${table}", table);
+    return PostgresDialect.ddl(this);
   }
 
   /**
@@ -118,11 +118,8 @@ public final class LockTable {
    */
   public String ddl(SqlDialect dialect) {
     return switch (dialect) {
-      case POSTGRESQL -> ddl();
-      case MARIADB ->
-          template(MARIADB_DDL_RESOURCE)
-              .replace("${table}", MariaDbDialect.qualified(this, table))
-              .replace("${sequence}", MariaDbDialect.qualified(this, table + "_fence_seq"));
+      case POSTGRESQL -> PostgresDialect.ddl(this);
+      case MARIADB -> MariaDbDialect.ddl(this);
     };
   }
 
@@ -139,7 +136,8 @@ public final class LockTable {
     return statements(ddl(dialect));
   }
 
-  private static List<String> statements(String script) {
+  /** A DDL script as single statements, comments removed. */
+  static List<String> statements(String script) {
     StringBuilder sql = new StringBuilder();
     for (String line : script.lines().toList()) {
       if (!line.strip().startsWith("--")) {
@@ -155,11 +153,8 @@ public final class LockTable {
     return statements;
   }
 
-  private static String template() {
-    return template(DDL_RESOURCE);
-  }
-
-  private static String template(String resource) {
+  /** The text of a shipped class path resource (a DDL template). */
+  static String resource(String resource) {
     try (InputStream in = LockTable.class.getResourceAsStream(resource)) {
       if (in == null) {
         throw new IllegalStateException("missing class path resource " + resource);

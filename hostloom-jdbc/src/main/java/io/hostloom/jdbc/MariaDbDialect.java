@@ -337,7 +337,17 @@ final class MariaDbDialect implements Dialect {
    */
   @Override
   public void createTable(Connection c, int querySeconds) throws SQLException {
-    Dialect.executeAll(c, querySeconds, table.ddlStatements(SqlDialect.MARIADB));
+    Dialect.executeAll(c, querySeconds, LockTable.statements(ddl(table)));
+  }
+
+  /**
+   * The table's DDL: {@value LockTable#MARIADB_DDL_RESOURCE} with {@code ${table}} and {@code
+   * ${sequence}} filled in.
+   */
+  static String ddl(LockTable table) {
+    return LockTable.resource(LockTable.MARIADB_DDL_RESOURCE)
+        .replace("${table}", qualified(table, table.table()))
+        .replace("${sequence}", qualified(table, table.table() + "_fence_seq"));
   }
 
   /**

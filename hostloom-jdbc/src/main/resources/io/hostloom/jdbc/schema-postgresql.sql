@@ -6,15 +6,15 @@
 --
 -- One row per key that was granted (a released row is a tombstone: expires_at = '-infinity',
 -- acquired_at = the release time; purgeExpired removes ended rows). A row whose expires_at is at or
--- before the database's statement_timestamp() is expired: it never blocks a grant.
+-- before the database's STATEMENT_TIMESTAMP() is expired: it never blocks a grant.
 CREATE TABLE IF NOT EXISTS "${schema}"."${table}" (
-  lock_key      text COLLATE "C" PRIMARY KEY,
-  owner         text        NOT NULL,
-  data          text        NOT NULL,
-  fencing_token bigint      NOT NULL,
-  acquired_at   timestamptz NOT NULL,
-  expires_at    timestamptz NOT NULL
+  lock_key      TEXT        COLLATE "C" PRIMARY KEY,
+  owner         TEXT        NOT NULL,
+  data          TEXT        NOT NULL,
+  fencing_token BIGINT      NOT NULL,
+  acquired_at   TIMESTAMPTZ NOT NULL,
+  expires_at    TIMESTAMPTZ NOT NULL
 );
 
 -- Fencing tokens come from this sequence, so they keep increasing after rows are deleted.
-CREATE SEQUENCE IF NOT EXISTS "${schema}"."${table}_fence_seq" AS bigint;
+CREATE SEQUENCE IF NOT EXISTS "${schema}"."${table}_fence_seq" AS BIGINT;

@@ -27,7 +27,8 @@ class TokenOrderTest {
   private static final Duration WAIT = Duration.ofSeconds(20);
 
   private final JdbcLockBackend backend = TestDatabase.backend().build();
-  private final LockStatements sql = new LockStatements(LockTable.of("public", "hostloom_locks"));
+  private final PostgresDialect dialect =
+      new PostgresDialect(LockTable.of("public", "hostloom_locks"));
 
   @AfterEach
   void close() {
@@ -115,7 +116,8 @@ class TokenOrderTest {
   }
 
   private long acquire(Connection tx, String key, String owner) throws SQLException {
-    try (PreparedStatement s = tx.prepareStatement(sql.acquire)) {
+    try (PreparedStatement s =
+        tx.prepareStatement(dialect.acquire(key, owner, "", LONG.toMillis()).sql())) {
       s.setString(1, key);
       s.setString(2, owner);
       s.setString(3, "");
@@ -129,7 +131,7 @@ class TokenOrderTest {
   }
 
   private boolean release(Connection tx, String key, String owner) throws SQLException {
-    try (PreparedStatement s = tx.prepareStatement(sql.release)) {
+    try (PreparedStatement s = tx.prepareStatement(dialect.release(key, owner, false).sql())) {
       s.setString(1, owner);
       s.setString(2, key);
       try (ResultSet rows = s.executeQuery()) {
