@@ -47,6 +47,11 @@ final class DisabledHandle implements LockHandle {
   }
 
   @Override
+  public void holdAtLeast(Duration minimumHold) {
+    LockOptions.checkMinimumHold(minimumHold);
+  }
+
+  @Override
   public boolean extend(Duration lease) {
     return true;
   }

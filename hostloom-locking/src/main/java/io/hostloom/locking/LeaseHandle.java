@@ -54,6 +54,8 @@ final class LeaseHandle implements LockHandle, Runnable {
   private ArrayDeque<ExtendOp> queue;
   private boolean extending;
   private long closedAtNanos = -1;
+  // when closing stops keeping the lease: the grant's minimum hold, or what holdAtLeast set
+  private long minimumHoldEndNanos;
 
   LeaseHandle(LockRuntime rt, Grant g, long nowNanos) {
     this.rt = rt;
@@ -66,6 +68,7 @@ final class LeaseHandle implements LockHandle, Runnable {
     this.acquisitionStartNanos = g.acquisitionStartNanos();
     this.attempts = g.attempts();
     this.hold = g.hold();
+    this.minimumHoldEndNanos = requestNanos + hold.minimumHoldNanos();
     this.leaseNanos = g.leaseNanos();
     this.leaseEndNanos = requestNanos + leaseNanos;
     long remaining = leaseEndNanos - nowNanos;
@@ -311,6 +314,15 @@ final class LeaseHandle implements LockHandle, Runnable {
       this.lease = lease;
       this.leaseNanos = leaseNanos;
       this.automatic = automatic;
+    }
+  }
+
+  @Override
+  public void holdAtLeast(Duration minimumHold) {
+    long nanos = LockRuntime.nanos(LockOptions.checkMinimumHold(minimumHold));
+    long now = clock.nanoTime();
+    synchronized (this) {
+      minimumHoldEndNanos = nanos > Long.MAX_VALUE - now ? Long.MAX_VALUE : now + nanos;
     }
   }
 
@@ -581,7 +593,10 @@ final class LeaseHandle implements LockHandle, Runnable {
       }
     }
     long held = now - requestNanos;
-    long keep = wasHeld ? requestNanos + hold.minimumHoldNanos() - now : 0;
+    long keep;
+    synchronized (this) {
+      keep = wasHeld ? minimumHoldEndNanos - now : 0;
+    }
     CompletableFuture<ReleaseOutcome> f;
     try {
       f = keep > 0 ? keepUntilMinimumHold(Math.min(keep, rt.maxLeaseNanos())) : releaseNow();

@@ -80,6 +80,19 @@ public interface LockHandle extends AutoCloseable {
   CompletableFuture<Boolean> extendAsync(Duration lease);
 
   /**
+   * Replaces the grant's {@linkplain LockOptions#minimumHold() minimum hold}: closing the handle
+   * before {@code minimumHold} has passed from now keeps the lease until then (one owner-checked
+   * extension to the remainder, capped at max lease, on the backend's clock), and {@link
+   * Duration#ZERO} makes closing release at once. For adapters whose extension carries a new
+   * minimum, such as ShedLock's {@code extend(lockAtMostFor, lockAtLeastFor)}. Never contacts the
+   * backend and never blocks; does nothing once the handle is closed, and nothing in
+   * single-instance mode, whose handles hold nothing.
+   *
+   * @throws IllegalArgumentException when {@code minimumHold} is negative
+   */
+  void holdAtLeast(Duration minimumHold);
+
+  /**
    * Releases the lease with one owner-checked backend call and waits for its answer (bounded by the
    * backend's own command timeout). Idempotent; never throws. A failure is logged (3104); an
    * interrupt ends the wait (the flag is set again) while the release completes in the background.

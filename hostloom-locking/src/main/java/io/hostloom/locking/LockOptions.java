@@ -148,6 +148,15 @@ public final class LockOptions {
     return autoExtend;
   }
 
+  /** {@code minimumHold}, checked: not null, not negative. */
+  static Duration checkMinimumHold(Duration minimumHold) {
+    Objects.requireNonNull(minimumHold, "minimumHold");
+    if (minimumHold.isNegative()) {
+      throw new IllegalArgumentException("minimumHold must not be negative but was " + minimumHold);
+    }
+    return minimumHold;
+  }
+
   Duration minimumHoldOrNull() {
     return minimumHold;
   }
@@ -281,12 +290,7 @@ public final class LockOptions {
      * @throws IllegalArgumentException when negative
      */
     public Builder minimumHold(Duration minimumHold) {
-      Objects.requireNonNull(minimumHold, "minimumHold");
-      if (minimumHold.isNegative()) {
-        throw new IllegalArgumentException(
-            "minimumHold must not be negative but was " + minimumHold);
-      }
-      this.minimumHold = minimumHold;
+      this.minimumHold = checkMinimumHold(minimumHold);
       return this;
     }
 

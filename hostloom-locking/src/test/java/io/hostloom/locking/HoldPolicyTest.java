@@ -131,6 +131,30 @@ class HoldPolicyTest {
   }
 
   @Test
+  void holdAtLeastReplacesTheMinimumHoldFromNow() {
+    DistributedLock lock = fx.lock();
+    LockHandle longer = lock.tryAcquire("a", once(ms(10_000)).minimumHold(ms(3000)).build()).get();
+    fx.clock.advance(ms(1000));
+    longer.holdAtLeast(ms(5000)); // until 6 s after the grant
+    fx.clock.advance(ms(1000));
+    longer.close();
+    assertThat(fx.backend.calls("extend"))
+        .extracting(RecordingBackend.Call::lease)
+        .containsExactly(ms(4000));
+
+    LockHandle cancelled =
+        lock.tryAcquire("b", once(ms(10_000)).minimumHold(ms(3000)).build()).get();
+    cancelled.holdAtLeast(Duration.ZERO);
+    cancelled.close();
+    assertThat(fx.backend.calls("release")).hasSize(1); // released at once, not kept 3 s
+    assertThat(lock.tryAcquire("b")).isPresent();
+
+    assertThatThrownBy(() -> longer.holdAtLeast(ms(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("minimumHold must not be negative");
+  }
+
+  @Test
   void aMinimumHoldThatCannotBeKeptIsReportedLikeAFailedRelease() {
     DistributedLock lock = fx.lock();
     LockHandle h = lock.tryAcquire("k", once(ms(10_000)).minimumHold(ms(3000)).build()).get();

@@ -29,8 +29,9 @@ import net.javacrumbs.shedlock.support.LockException;
  * the lock's {@link LockOptions#minimumHold() minimum hold}: {@code unlock} before it sets the
  * lease to the rest of it; after it, {@code unlock} releases. {@code extend} sets a new lease of
  * {@code lockAtMostFor} from now ({@link LockHandle#extend}) and returns the lock that replaces
- * this one (ShedLock then refuses the old one); the minimum hold stays the one of the original
- * {@code lock}. Owner tokens are the lock's, so a lock never releases or extends another's lease.
+ * this one (ShedLock then refuses the old one); its {@code lockAtLeastFor}, counted from the
+ * extension, replaces the minimum hold ({@link LockHandle#holdAtLeast}), as in ShedLock's own
+ * providers. Owner tokens are the lock's, so a lock never releases or extends another's lease.
  *
  * <p><b>Failures.</b> A backend call that fails, or whose answer does not come within the call
  * timeout, throws ShedLock's {@code LockException} from {@code lock} and {@code extend} (ShedLock
@@ -121,6 +122,8 @@ public final class HostLoomLockProvider implements ExtensibleLockProvider {
         throw new LockException("extend of '" + handle.key() + "' interrupted", e);
       }
       if (extended) {
+        // ShedLock's rule: the extension's lockAtLeastFor, from now, replaces the lock's
+        handle.holdAtLeast(newConfig.getLockAtLeastFor());
         return Optional.of(new HostLoomLock(newConfig, handle));
       }
       if (handle.isHeld()) { // not refused: the call failed, the lease keeps its end
