@@ -12,6 +12,7 @@ import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.LockBackendException;
 import io.hostloom.locking.testing.CountingLockBackend.Operation;
+import io.hostloom.locking.testing.ForwardingLockBackend;
 import io.hostloom.locking.time.LockClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -320,7 +321,7 @@ class AcquisitionTest {
   }
 
   /** Advances the clock by {@code latency} inside each acquire, after applying it. */
-  static final class SlowBackend extends DelegatingBackend {
+  static final class SlowBackend extends ForwardingLockBackend {
     private final io.hostloom.locking.testing.ManualLockClock clock;
     private final Duration latency;
 
@@ -341,7 +342,7 @@ class AcquisitionTest {
   }
 
   /** Completes every acquire exceptionally with a given throwable. */
-  static final class ThrowingAcquireBackend extends DelegatingBackend {
+  static final class ThrowingAcquireBackend extends ForwardingLockBackend {
     private final Throwable error;
 
     ThrowingAcquireBackend(LockBackend inner, Throwable error) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import io.hostloom.locking.memory.InMemoryLockBackend;
+import io.hostloom.locking.testing.ForwardingLockBackend;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -11,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class BackendOwnershipTest {
 
   /** The in-memory backend, counting its closes. */
-  static final class ClosableBackend extends DelegatingBackend implements AutoCloseable {
+  static final class ClosableBackend extends ForwardingLockBackend implements AutoCloseable {
     final AtomicInteger closes = new AtomicInteger();
     final boolean failOnClose;
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.testing.ForwardingLockBackend;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -89,7 +90,7 @@ class ReentrancyDisabledProbeTest {
 
   /** A backend every call of which fails the test. */
   private static final LockBackend UNTOUCHABLE =
-      new DelegatingBackend(null) {
+      new ForwardingLockBackend(null) {
         @Override
         public CompletableFuture<AcquireOutcome> acquire(
             String key, String owner, String data, Duration lease) {

@@ -10,6 +10,7 @@ import io.hostloom.locking.memory.InMemoryLockBackend;
 import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.ReleaseSignal;
+import io.hostloom.locking.testing.ForwardingLockBackend;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -483,7 +484,7 @@ class WakeOnReleaseTest {
   }
 
   /** Lock commands go to {@code inner}; release signals to {@code signal}; both are logged. */
-  static final class SignallingBackend extends DelegatingBackend implements ReleaseSignal {
+  static final class SignallingBackend extends ForwardingLockBackend implements ReleaseSignal {
     private final ReleaseSignal signal;
     final List<String> log = new ArrayList<>();
     final List<CompletableFuture<Boolean>> subscriptions = new ArrayList<>();
