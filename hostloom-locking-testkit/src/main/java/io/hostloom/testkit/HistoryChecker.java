@@ -22,7 +22,9 @@ import java.util.Set;
  *   <li><b>No overlapping holds</b> on a key while leases are valid. Each hold counts from when its
  *       holder saw the grant until the earlier of its exit and {@code sent + lease} of its last
  *       successful acquire or extend (the backend applied the command after it was sent, so the
- *       real lease lasts at least that long). Two such intervals on one key must not intersect.
+ *       real lease lasts at least that long; a later extension replaces the lease end, also when it
+ *       shortens it, as a minimum hold kept on close does). Two such intervals on one key must not
+ *       intersect.
  *   <li><b>Fencing tokens strictly increase</b> per key: when hold A's grant was seen before hold
  *       B's acquire was sent, A's grant certainly came first, so A's token must be smaller than
  *       B's. Two different holds never share a token.
@@ -58,6 +60,7 @@ public final class HistoryChecker {
     final long start;
     final long firstLease;
     long leaseEnd;
+    long lastSeen; // when the reply of the acquire or extend that set leaseEnd was seen
     long exit = Long.MAX_VALUE;
 
     Hold(LockEvent enter) {
@@ -68,6 +71,25 @@ public final class HistoryChecker {
       start = enter.atNanos();
       firstLease = enter.leaseNanos();
       leaseEnd = enter.sentNanos() + enter.leaseNanos();
+      lastSeen = enter.atNanos();
+    }
+
+    /**
+     * A successful same-owner acquire or extend: the backend set the lease to {@code lease} from
+     * when it applied the call, replacing the lease end before, also when shorter (a minimum hold
+     * kept on close sets the remainder). Sent after the previous reply was seen, it was applied
+     * after it: its bound replaces. Sent while the previous call was still out, either may have
+     * been applied last: the smaller bound is the one that certainly holds.
+     */
+    void renewed(LockEvent e) {
+      long end = e.sentNanos() + e.leaseNanos();
+      if (e.sentNanos() - lastSeen >= 0) {
+        leaseEnd = end;
+        lastSeen = e.atNanos();
+      } else {
+        leaseEnd = Math.min(leaseEnd, end);
+        lastSeen = Math.max(lastSeen, e.atNanos());
+      }
     }
 
     long end() {
@@ -109,14 +131,14 @@ public final class HistoryChecker {
           if (h == null) {
             holds.put(id, new Hold(e));
           } else {
-            h.leaseEnd = Math.max(h.leaseEnd, e.sentNanos() + e.leaseNanos());
+            h.renewed(e);
           }
         }
         case EXTEND -> {
           if (h == null) {
             violations.add(HistoryReport.Kind.MALFORMED, e.key(), "EXTEND without ENTER: " + e);
           } else {
-            h.leaseEnd = Math.max(h.leaseEnd, e.sentNanos() + e.leaseNanos());
+            h.renewed(e);
           }
         }
         case EXIT -> {

@@ -84,6 +84,31 @@ class HistoryCheckerTest {
   }
 
   @Test
+  void aShorterLaterExtensionEndsTheHoldEarlier() {
+    enter("a", 1, 0, 10, 1000); // valid until 1000
+    extend("a", 1, 100, 110, 50); // a minimum hold kept on close: the lease now ends at 150
+    enter("b", 2, 200, 210, 100);
+    assertThat(check().ok()).as("b granted after a's shortened lease").isTrue();
+
+    events.clear();
+    enter("a", 1, 0, 10, 1000);
+    extend("a", 1, 100, 110, 150); // ends at 250 at the earliest
+    enter("b", 2, 200, 210, 100);
+    assertThat(check().violations())
+        .extracting(HistoryReport.Violation::kind)
+        .containsExactly(Kind.OVERLAP);
+  }
+
+  @Test
+  void extensionsStillInFlightTogetherCountTheSmallerBound() {
+    enter("a", 1, 0, 10, 1000);
+    extend("a", 1, 100, 400, 100); // sent at 100, reply seen at 400
+    extend("a", 1, 300, 310, 500); // sent while the first was out: either was applied last
+    enter("b", 2, 250, 260, 100); // after 100 + 100, so nothing certain overlaps it
+    assertThat(check().ok()).isTrue();
+  }
+
+  @Test
   void aReplyArrivingAfterTheLeaseEndedHoldsNothing() {
     enter("a", 1, 0, 150, 100); // the grant was seen after its lease had certainly begun to run out
     enter("b", 2, 120, 130, 100);
