@@ -4,32 +4,28 @@ import io.etcd.jetcd.Watch;
 import io.etcd.jetcd.options.WatchOption;
 import io.etcd.jetcd.watch.WatchEvent;
 import io.etcd.jetcd.watch.WatchResponse;
-import io.hostloom.locking.spi.support.ReleaseWaitRegistry;
-import io.hostloom.locking.time.LockClock;
+import io.hostloom.locking.spi.support.LeaseRounding;
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The release signal: one etcd watch over every data key of the prefix. A release deletes the data
- * key and a replace rewrites it marked {@code r} ({@link RecordCodec#replaced}), so both wake the
- * waits of that key; an expiry leaves the data key and announces nothing (waiters poll). A wait is
- * purely local (no request per wait).
+ * The release signal: one etcd watch over every owner key of the prefix, deletes only. etcd deletes
+ * an owner key on release and when its lease runs out, so both wake the waits of that key; a wait
+ * is purely local (no request per wait).
  *
  * <p>The watch is opened when the backend is built. Until etcd confirms it, a release could go
  * unseen, so the confirmation wakes every wait registered before it (a spurious wake-up, never a
  * missed one). jetcd resumes a broken watch from the last revision it saw, so a reconnect misses
  * nothing; when the watch fails for good (e.g. the revision was compacted) every wait wakes and a
- * new watch starts after a pause. The waits are a {@link ReleaseWaitRegistry}, stamped with the
- * newest revision seen when they began.
- *
- * <p>Opening and closing exclude each other, so a watch opened while the backend closes is closed
- * at once instead of left watching.
+ * new watch starts after a pause.
  */
 final class ReleaseWatch implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ReleaseWatch.class);
@@ -38,7 +34,7 @@ final class ReleaseWatch implements AutoCloseable {
   private final Watch watchClient;
   private final EtcdKeyLayout layout;
   private final ScheduledExecutorService timer;
-  private final ReleaseWaitRegistry waits;
+  private final ConcurrentHashMap<String, Set<Wait>> waits = new ConcurrentHashMap<>();
   private final AtomicLong seen = new AtomicLong(); // newest revision this backend has seen
   private volatile boolean up;
   private volatile boolean closed;
@@ -48,28 +44,18 @@ final class ReleaseWatch implements AutoCloseable {
     this.watchClient = watchClient;
     this.layout = layout;
     this.timer = timer;
-    this.waits = new ReleaseWaitRegistry(LockClock.system(timer));
     open();
   }
 
-  /**
-   * Opens the watch unless closed. A close on another thread waits for it (both are synchronized);
-   * one that ran meanwhile on this thread (from inside the client) is seen after: no watch outlives
-   * the close.
-   */
-  synchronized void open() {
+  private void open() {
     if (closed) {
       return;
     }
     WatchOption option =
         WatchOption.builder().isPrefix(true).withCreateNotify(true).withRequireLeader(true).build();
-    Watch.Watcher opened =
+    watcher =
         watchClient.watch(
             layout.dataPrefix(), option, Watch.listener(this::onNext, this::onError, () -> {}));
-    watcher = opened;
-    if (closed) {
-      opened.close();
-    }
   }
 
   private void onNext(WatchResponse response) {
@@ -78,13 +64,13 @@ final class ReleaseWatch implements AutoCloseable {
         log.debug("etcd release watch confirmed");
       }
       up = true;
-      waits.wakeEveryKey(); // waits registered before the confirmation may have missed a release
+      wakeAll(); // waits registered before the watch was confirmed may have missed a release
       return;
     }
     for (WatchEvent e : response.getEvents()) {
-      if (e.getEventType() == WatchEvent.EventType.DELETE || RecordCodec.replaced(e)) {
+      if (e.getEventType() == WatchEvent.EventType.DELETE || EtcdLockBackend.replaced(e)) {
         long revision = e.getKeyValue().getModRevision();
-        layout.lockKeyOf(e.getKeyValue().getKey()).ifPresent(k -> waits.wakeAll(k, revision));
+        layout.lockKeyOf(e.getKeyValue().getKey()).ifPresent(k -> wake(k, revision));
       }
     }
     observed(response.getHeader().getRevision());
@@ -93,11 +79,8 @@ final class ReleaseWatch implements AutoCloseable {
   private void onError(Throwable t) {
     boolean wasUp = up;
     up = false;
-    waits.wakeEveryKey();
-    synchronized (this) {
-      if (closed) {
-        return;
-      }
+    wakeAll();
+    if (!closed) {
       if (wasUp) {
         log.warn("etcd release watch failed ({}); watching again", t.toString());
       } else {
@@ -107,11 +90,7 @@ final class ReleaseWatch implements AutoCloseable {
       if (old != null) {
         old.close();
       }
-      try {
-        var unused = timer.schedule(this::open, REWATCH_PAUSE.toMillis(), TimeUnit.MILLISECONDS);
-      } catch (RejectedExecutionException e) {
-        // the backend's timer is shut down: it is closing, nothing to watch again for
-      }
+      timer.schedule(this::open, REWATCH_PAUSE.toMillis(), TimeUnit.MILLISECONDS);
     }
   }
 
@@ -130,25 +109,72 @@ final class ReleaseWatch implements AutoCloseable {
 
   /** Waits not yet ended. */
   int waiters() {
-    return waits.pending();
+    return waits.values().stream().mapToInt(Set::size).sum();
   }
 
-  /** A wait woken by a delete or replace of {@code key} newer than what this backend has seen. */
   CompletableFuture<Boolean> await(String key, Duration maxWait) {
-    return waits.await(key, maxWait, seen.get());
+    if (closed || maxWait.isZero()) {
+      return CompletableFuture.completedFuture(false);
+    }
+    CompletableFuture<Boolean> future = new CompletableFuture<>();
+    Wait wait = new Wait(future, seen.get());
+    waits.compute(
+        key,
+        (k, set) -> {
+          Set<Wait> s = set == null ? ConcurrentHashMap.newKeySet() : set;
+          s.add(wait);
+          return s;
+        });
+    ScheduledFuture<?> timeout =
+        timer.schedule(() -> future.complete(false), waitNanos(maxWait), TimeUnit.NANOSECONDS);
+    future.whenComplete(
+        (r, e) -> {
+          timeout.cancel(false);
+          waits.computeIfPresent(key, (k, set) -> set.remove(wait) && set.isEmpty() ? null : set);
+        });
+    if (closed) {
+      future.complete(false);
+    }
+    return future;
   }
 
-  /** Closes the watch (after an open in progress) and ends every wait with {@code false}. */
-  @Override
-  public void close() {
-    synchronized (this) {
-      closed = true;
-      up = false;
-      Watch.Watcher current = watcher;
-      if (current != null) {
-        current.close();
+  private void wake(String key, long revision) {
+    Set<Wait> set = waits.get(key);
+    if (set != null) {
+      for (Wait w : set.toArray(Wait[]::new)) {
+        if (w.after() < revision) {
+          w.future().complete(true);
+        }
       }
     }
-    waits.close();
+  }
+
+  private void wakeAll() {
+    waits.keySet().forEach(k -> wake(k, Long.MAX_VALUE));
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    up = false;
+    Watch.Watcher current = watcher;
+    if (current != null) {
+      current.close();
+    }
+    for (Set<Wait> set : waits.values()) {
+      for (Wait w : set.toArray(Wait[]::new)) {
+        w.future().complete(false);
+      }
+    }
+  }
+
+  /** One wait: woken by events newer than {@code after}. */
+  private record Wait(CompletableFuture<Boolean> future, long after) {}
+
+  /** {@code maxWait} in nanoseconds, saturated (the shared registry's rule: centuries are fine). */
+  private static long waitNanos(Duration maxWait) {
+    return maxWait.compareTo(Duration.ofNanos(LeaseRounding.FOREVER)) >= 0
+        ? LeaseRounding.FOREVER
+        : maxWait.toNanos();
   }
 }
