@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockOptions;
+import io.hostloom.locking.LockRetryPolicy;
 import io.hostloom.redis.RedisServerProcess;
 import io.hostloom.testkit.TestTiming;
 import java.time.Duration;
@@ -108,6 +109,8 @@ class RedisJobApplicationTest {
             LockOptions.builder()
                 .lease(Duration.ofSeconds(30))
                 .maxWait(Duration.ofSeconds(10))
+                // the two instances re-claim every round: keep trying for the gap until maxWait
+                .retry(LockRetryPolicy.interval(10_000, Duration.ofMillis(10)))
                 .build())) {
       tokenBefore = other.fencingToken();
       int writes = job(a).written().size() + job(b).written().size();
