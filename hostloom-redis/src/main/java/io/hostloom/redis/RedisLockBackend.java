@@ -12,7 +12,6 @@ import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.ReplaceOutcome;
 import io.hostloom.locking.spi.support.BackendArguments;
 import io.hostloom.locking.spi.support.LeaseRounding;
-import io.hostloom.locking.spi.support.ReleaseWaitRegistry;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
@@ -28,8 +27,6 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -106,9 +103,6 @@ public final class RedisLockBackend
   private final boolean publishReleases;
   private final String
       announceMode; // "a": every release publishes, "w": while a waiter flag is set
-  // per lock key, the waits pending in this backend and the latest end of any of them: a refused
-  // acquire of that key sets the waiter flag for that long (the registry answers per channel only)
-  private final ConcurrentMap<String, Waiting> waiting = new ConcurrentHashMap<>();
   private final Supplier<CompletableFuture<?>> shutdown;
   private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -127,13 +121,6 @@ public final class RedisLockBackend
     this.publishReleases = b.releaseNotifications;
     this.announceMode = b.announceEveryRelease ? "a" : "w";
     this.shutdown = w.shutdown();
-  }
-
-  /** Waits pending on one key in this backend, and when the last of them ends at the latest. */
-  private record Waiting(int count, long endNanos) {
-    Waiting plus(Waiting w) {
-      return new Waiting(count + w.count, Math.max(endNanos, w.endNanos));
-    }
   }
 
   /** A builder; give it exactly one of a URI, a client or a connection. */
@@ -270,18 +257,7 @@ public final class RedisLockBackend
     if (releases == null || maxWait.isZero() || closed.get()) {
       return CompletableFuture.completedFuture(false);
     }
-    CompletableFuture<Boolean> f = releases.await(layout.releaseChannel(key), maxWait);
-    if (!f.isDone()) {
-      long end = System.nanoTime() + ReleaseWaitRegistry.waitNanos(maxWait);
-      waiting.merge(key, new Waiting(1, end), Waiting::plus);
-      var unused = f.whenComplete((v, t) -> endWait(key));
-    }
-    return f;
-  }
-
-  private void endWait(String key) {
-    waiting.computeIfPresent(
-        key, (k, w) -> w.count == 1 ? null : new Waiting(w.count - 1, w.endNanos));
+    return releases.await(layout.releaseChannel(key), maxWait);
   }
 
   /**
@@ -290,12 +266,12 @@ public final class RedisLockBackend
    * on it (a WOPI LOCK, a lock with wake-on-release off, a {@code tryAcquire} without a wait).
    */
   private String waitHorizon(String key) {
-    Waiting w = waiting.get(key);
-    if (w == null) {
+    Optional<Duration> left =
+        releases == null ? Optional.empty() : releases.pendingFor(layout.releaseChannel(key));
+    if (left.isEmpty()) {
       return "0";
     }
-    long left = Math.max(0, w.endNanos - System.nanoTime());
-    long ms = Math.min(MAX_TTL_MILLIS, left / 1_000_000 + WAITER_FLAG_MARGIN_MILLIS);
+    long ms = Math.min(MAX_TTL_MILLIS, left.get().toMillis() + WAITER_FLAG_MARGIN_MILLIS);
     return Long.toString(ms);
   }
 

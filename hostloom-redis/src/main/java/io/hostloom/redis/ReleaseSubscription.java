@@ -6,6 +6,7 @@ import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -100,6 +101,11 @@ final class ReleaseSubscription extends RedisPubSubAdapter<String, String> {
       f.complete(false); // the start failed while f was being registered
     }
     return f;
+  }
+
+  /** How long the pending waits on {@code channel} may still last; empty when none is pending. */
+  Optional<Duration> pendingFor(String channel) {
+    return waits.pendingFor(channel);
   }
 
   /**

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -53,9 +54,11 @@ public final class ReleaseWaitRegistry {
   private static final class Wait {
     final CompletableFuture<Boolean> future = new CompletableFuture<>();
     final long stamp;
+    final long endNanos; // on the registry's clock: when maxWait ends it
 
-    Wait(long stamp) {
+    Wait(long stamp, long endNanos) {
       this.stamp = stamp;
+      this.endNanos = endNanos;
     }
   }
 
@@ -106,7 +109,7 @@ public final class ReleaseWaitRegistry {
     if (nanos == 0 || closed) {
       return CompletableFuture.completedFuture(false);
     }
-    Wait wait = new Wait(stamp);
+    Wait wait = new Wait(stamp, timers.nanoTime() + nanos);
     byKey.compute(
         key,
         (k, set) -> {
@@ -193,6 +196,31 @@ public final class ReleaseWaitRegistry {
   /** Whether {@link #close()} was called. */
   public boolean isClosed() {
     return closed;
+  }
+
+  /**
+   * How long the pending waits of {@code key} may still last: from now until the latest {@code
+   * maxWait} among them ends, on this registry's clock ({@link Duration#ZERO} once that has passed
+   * while one is still pending); empty when none is pending. For a backend that tells its server
+   * someone waits on a key, and for how long (Redis's waiter flag).
+   */
+  public Optional<Duration> pendingFor(String key) {
+    long[] latest = {Long.MIN_VALUE};
+    boolean[] any = {false};
+    byKey.computeIfPresent(
+        key,
+        (k, set) -> {
+          for (Wait w : set) {
+            if (!w.future.isDone()) {
+              any[0] = true;
+              latest[0] = Math.max(latest[0], w.endNanos);
+            }
+          }
+          return set;
+        });
+    return any[0]
+        ? Optional.of(Duration.ofNanos(Math.max(0, latest[0] - timers.nanoTime())))
+        : Optional.empty();
   }
 
   /** The waits not yet ended, for "nothing left behind" checks. */

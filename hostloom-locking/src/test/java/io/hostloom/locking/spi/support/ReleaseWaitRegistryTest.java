@@ -45,6 +45,22 @@ class ReleaseWaitRegistryTest {
   }
 
   @Test
+  void pendingForIsTheLatestEndOfTheKeysPendingWaits() {
+    assertThat(registry.pendingFor("k")).isEmpty();
+    CompletableFuture<Boolean> shorter = registry.await("k", Duration.ofSeconds(2));
+    CompletableFuture<Boolean> longer = registry.await("k", Duration.ofSeconds(5));
+    registry.await("other", Duration.ofMinutes(1));
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(registry.pendingFor("k")).hasValue(Duration.ofSeconds(4));
+    longer.complete(false); // ended by its caller: only the shorter one is left
+    assertThat(registry.pendingFor("k")).hasValue(Duration.ofSeconds(1));
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(shorter).isCompletedWithValue(false);
+    assertThat(registry.pendingFor("k")).isEmpty();
+    assertThat(registry.pendingFor("other")).hasValue(Duration.ofSeconds(58));
+  }
+
+  @Test
   void zeroAnswersFalseAtOnceAndRegistersNothing() {
     assertThat(registry.await("k", Duration.ZERO)).isCompletedWithValue(false);
     assertThat(registry.pending()).isZero();
