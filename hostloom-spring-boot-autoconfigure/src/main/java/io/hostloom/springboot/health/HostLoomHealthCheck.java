@@ -1,21 +1,18 @@
 package io.hostloom.springboot.health;
 
 import io.hostloom.locking.spi.BackendHealth;
-import io.hostloom.locking.spi.BackendHealthProbe;
 import io.hostloom.locking.spi.LockBackend;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Readiness of the lock backend, without Spring Boot's health types (they moved between Boot 3 and
  * Boot 4, so each starter adapts this result to its own {@code HealthIndicator}). Mirrors the
- * backend's {@link BackendHealthProbe} when it has one; UP with an explanation when it has none; UP
- * with "disabled" when locking is disabled (single-instance mode needs no backend).
+ * backend's {@code BackendHealthProbe} (through {@link BackendHealth#check}) when it has one; UP
+ * with an explanation when it has none; UP with "disabled" when locking is disabled
+ * (single-instance mode needs no backend).
  *
  * <p>{@link #check()} never throws and blocks at most {@link #TIMEOUT}: a probe that fails or does
  * not answer in time is DOWN; an interrupt is DOWN with the interrupt flag restored.
@@ -60,20 +57,8 @@ public final class HostLoomHealthCheck {
     }
     LockBackend b = backend.get();
     details.put("backend", b.name());
-    if (!(b instanceof BackendHealthProbe probe)) {
-      details.put("probe", "the backend has no health probe; assumed reachable");
-      return new Result(true, details);
-    }
-    try {
-      BackendHealth h = probe.checkHealth().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-      details.put("probe", h.description());
-      return new Result(h.healthy(), details);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      details.put("probe", "interrupted");
-    } catch (ExecutionException | TimeoutException | RuntimeException e) {
-      details.put("probe", "no answer: " + e.getClass().getSimpleName());
-    }
-    return new Result(false, details);
+    BackendHealth h = BackendHealth.check(b, TIMEOUT);
+    details.put("probe", h.description());
+    return new Result(h.healthy(), details);
   }
 }

@@ -6,9 +6,6 @@ import io.hostloom.locking.spi.LockBackend;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
@@ -16,8 +13,9 @@ import org.eclipse.microprofile.health.Readiness;
 
 /**
  * Readiness {@code hostloom} (registered only with quarkus-smallrye-health): the backend's {@link
- * BackendHealthProbe} answer, UP without a probe, UP with {@code locking=disabled} when locking is
- * off. Never throws; waits at most {@link #TIMEOUT} (probes bound themselves, this is a backstop).
+ * BackendHealthProbe} answer through the kernel's {@link BackendHealth#check} (UP without a probe,
+ * DOWN when it fails or does not answer in {@link #TIMEOUT}), UP with {@code locking=disabled} when
+ * locking is off. Never throws.
  */
 @Readiness
 @Singleton
@@ -39,17 +37,7 @@ public class HostLoomReadinessCheck implements HealthCheck {
     }
     LockBackend b = backend.get();
     r.withData("backend", b.name());
-    if (!(b instanceof BackendHealthProbe probe)) {
-      return r.up().withData("probe", "the backend has no health probe; assumed reachable").build();
-    }
-    try {
-      BackendHealth h = probe.checkHealth().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-      return r.status(h.healthy()).withData("probe", h.description()).build();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return r.down().withData("probe", "interrupted").build();
-    } catch (ExecutionException | TimeoutException | RuntimeException e) {
-      return r.down().withData("probe", "no answer: " + e.getClass().getSimpleName()).build();
-    }
+    BackendHealth h = BackendHealth.check(b, TIMEOUT);
+    return r.status(h.healthy()).withData("probe", h.description()).build();
   }
 }
