@@ -36,8 +36,9 @@ import org.yaml.snakeyaml.Yaml;
  *       shown to explain, not to paste as is.
  * </ul>
  *
- * Every {@code yaml}/{@code properties} block not marked as a fragment is parsed, and each of its
- * {@code hostloom.*} keys must be a property the starter publishes in its metadata.
+ * A block of another language (a {@code kotlin} example) with a snippet marker is checked the same
+ * way. Every {@code yaml}/{@code properties} block not marked as a fragment is parsed, and each of
+ * its {@code hostloom.*} keys must be a property the starter publishes in its metadata.
  */
 class MarkdownSnippetsTest {
   static final Path ROOT = Path.of(System.getProperty("hostloom.docs.root", "..")).normalize();
@@ -123,10 +124,11 @@ class MarkdownSnippetsTest {
     List<String> problems = new ArrayList<>();
     int included = 0;
     for (Block b : blocks()) {
-      if (!b.lang().equals("java")) {
-        continue;
-      }
       Matcher snippet = SNIPPET.matcher(b.marker());
+      if (!b.lang().equals("java") && !snippet.matches()) {
+        continue; // other languages (Gradle scripts, shell) need no marker; an included one is
+        // checked
+      }
       if (snippet.matches()) {
         Path source = ROOT.resolve(snippet.group(1));
         if (!Files.isRegularFile(source)) {

@@ -43,6 +43,14 @@ public abstract class RealBackendExclusionSuite {
     return 3;
   }
 
+  /**
+   * The workers' threads, one per task: a fixed platform-thread pool of {@code threads} by default;
+   * a virtual-thread executor on Java 21+ runs the same scenario on virtual threads.
+   */
+  protected ExecutorService newWorkers(int threads) {
+    return Executors.newFixedThreadPool(threads);
+  }
+
   /** Grants each thread takes. Default 10. */
   protected int rounds() {
     return 10;
@@ -56,7 +64,7 @@ public abstract class RealBackendExclusionSuite {
     AtomicInteger overlaps = new AtomicInteger();
     AtomicInteger busy = new AtomicInteger();
     List<Long> tokens = new CopyOnWriteArrayList<>(); // appended inside the critical section
-    ExecutorService pool = Executors.newFixedThreadPool(2 * threads);
+    ExecutorService pool = newWorkers(2 * threads);
     LockBackend b1 = newBackend();
     LockBackend b2 = newBackend();
     try (DistributedLock l1 = DistributedLock.create(LockingOptions.of("excl"), b1);
