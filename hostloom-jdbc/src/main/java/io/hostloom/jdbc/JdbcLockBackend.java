@@ -45,17 +45,30 @@ import javax.sql.DataSource;
  * SERIALIZABLE transactions, no session state, no session-level advisory locks: on PostgreSQL it
  * works behind PgBouncer in transaction pooling mode.
  *
- * <p><b>Threads and bounds.</b> JDBC blocks, so every call runs on a worker of a bounded executor
- * (owned by the backend unless {@link Builder#executor supplied}). Every returned future completes
- * within the {@linkplain Builder#commandTimeout command timeout} of the call, also when nobody
- * waits for it; what is left of it is the statement's JDBC query timeout. Futures complete on a
- * worker, the backend's timer thread or its listener thread: dependent stages must not block.
+ * <p><b>Threads and bounds.</b> JDBC blocks, so a call runs on a worker of a bounded executor
+ * (owned by the backend unless {@link Builder#executor supplied}), with a deadline timer. Every
+ * returned future completes within the {@linkplain Builder#commandTimeout command timeout} of the
+ * call, also when nobody waits for it; what is left of it is the statement's JDBC query timeout.
+ * Futures complete on a worker, the backend's timer thread or its listener thread: dependent stages
+ * must not block.
  *
- * <p><b>Blocking.</b> The operations never block the caller; only {@link Builder#build()} (when it
- * creates the table: each statement bounded by the command timeout, the connection by the pool's
- * own timeout) and {@link #close()} (at most the command timeout) do. Cancelling a returned future
- * abandons the call if its statement has not been sent yet; a statement already sent runs to its
- * end (the SPI's rule: assume it may have been applied).
+ * <p><b>On the caller's thread.</b> A call made by a caller that blocks on its answer anyway (the
+ * kernel's blocking {@code acquire}/{@code tryAcquire}/{@code executeWithLock} and {@code
+ * LockHandle.close()}, the WOPI provider: {@link io.hostloom.locking.spi.support.CallerWaits}) runs
+ * on that thread, with no worker and no timer, and returns a completed future; so a blocking caller
+ * pays what plain JDBC costs. Its statement is bounded by the query timeout and by the connection's
+ * network timeout (the command timeout + 2 s, restored afterwards); the wait for a pooled
+ * connection is the pool's own (HikariCP's {@code connectionTimeout}: set it at most the command
+ * timeout), and a call that got its connection only after the command timeout fails {@code
+ * UNAVAILABLE} unsent. An interrupt that arrives while such a statement runs is seen when it ends.
+ * An interrupted caller, a caller whose {@code maxWait} is shorter than the command timeout, and
+ * every asynchronous form use a worker.
+ *
+ * <p><b>Blocking.</b> The operations never block a caller that did not mark itself as waiting; only
+ * {@link Builder#build()} (when it creates the table: each statement bounded by the command
+ * timeout, the connection by the pool's own timeout) and {@link #close()} (at most the command
+ * timeout) do. Cancelling a returned future abandons the call if its statement has not been sent
+ * yet; a statement already sent runs to its end (the SPI's rule: assume it may have been applied).
  *
  * <p><b>Failures.</b> A failed call completes its future with a {@link LockBackendException}:
  * {@code UNAVAILABLE} when the statement was never sent (no worker or pooled connection in time,

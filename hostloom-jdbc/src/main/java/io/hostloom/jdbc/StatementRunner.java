@@ -1,9 +1,11 @@
 package io.hostloom.jdbc;
 
+import io.hostloom.locking.spi.support.CallerWaits;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -54,6 +56,8 @@ final class StatementRunner {
   private final Executor executor;
   private final ScheduledExecutorService timer;
   private final Duration timeout;
+  private final long timeoutNanos;
+  private final int networkTimeoutMillis;
 
   StatementRunner(
       DataSource dataSource, Executor executor, ScheduledExecutorService timer, Duration timeout) {
@@ -61,6 +65,8 @@ final class StatementRunner {
     this.executor = executor;
     this.timer = timer;
     this.timeout = timeout;
+    this.timeoutNanos = timeout.toNanos();
+    this.networkTimeoutMillis = (int) timeout.plus(ABORT_GRACE).toMillis();
   }
 
   Duration timeout() {
@@ -72,6 +78,9 @@ final class StatementRunner {
    * {@link io.hostloom.locking.spi.LockBackendException} (see {@link SqlFailures}).
    */
   <T> CompletableFuture<T> run(String op, String sql, Binder binder, Reader<T> reader) {
+    if (CallerWaits.allows(timeoutNanos)) {
+      return runHere(op, sql, binder, reader);
+    }
     Call<T> call = new Call<>(op, sql, binder, reader);
     try {
       call.deadline = timer.schedule(call::deadlinePassed, timeout.toNanos(), TimeUnit.NANOSECONDS);
@@ -81,6 +90,68 @@ final class StatementRunner {
       call.future.completeExceptionally(SqlFailures.notSent(op + " (backend busy or closed)", e));
     }
     return call.future;
+  }
+
+  /**
+   * The statement on the caller's thread, which blocks on the answer anyway ({@link CallerWaits}):
+   * no worker, no deadline timer. Bounded without another thread: the query timeout (the server
+   * cancels the statement) and the connection's network timeout, a little longer, for a peer that
+   * stops answering (the driver then fails the connection, which the pool discards).
+   */
+  private <T> CompletableFuture<T> runHere(String op, String sql, Binder binder, Reader<T> reader) {
+    CompletableFuture<T> future = new CompletableFuture<>();
+    long start = System.nanoTime();
+    try (Connection c = dataSource.getConnection()) {
+      if (!c.getAutoCommit()) {
+        c.setAutoCommit(true); // one statement = one transaction; the pool restores its default
+      }
+      if (System.nanoTime() - start >= timeoutNanos) {
+        future.completeExceptionally(SqlFailures.notSentInTime(op, timeout));
+        return future;
+      }
+      int restore = boundNetworkWait(c);
+      try (PreparedStatement statement = c.prepareStatement(sql)) {
+        statement.setQueryTimeout(queryTimeoutSeconds(start));
+        binder.bind(statement);
+        try (ResultSet rows = statement.executeQuery()) {
+          future.complete(reader.read(rows)); // before close: a failing close keeps the answer
+        } catch (SQLException | RuntimeException e) {
+          future.completeExceptionally(SqlFailures.afterSend(op, e));
+        }
+      } finally {
+        if (restore >= 0) {
+          c.setNetworkTimeout(Runnable::run, restore); // the pool's connection, as it was
+        }
+      }
+    } catch (SQLException | RuntimeException e) {
+      // only reached before executeQuery (or from a close, after the future completed)
+      future.completeExceptionally(SqlFailures.notSent(op, e));
+    }
+    return future;
+  }
+
+  /**
+   * Sets the connection's network timeout to the command timeout plus the abort grace unless it is
+   * shorter already; returns the value to restore, or -1 when nothing was changed (also when the
+   * driver has no network timeout: the query timeout still bounds the statement).
+   */
+  private int boundNetworkWait(Connection c) throws SQLException {
+    try {
+      int current = c.getNetworkTimeout();
+      if (current != 0 && current <= networkTimeoutMillis) {
+        return -1;
+      }
+      c.setNetworkTimeout(Runnable::run, networkTimeoutMillis);
+      return current;
+    } catch (SQLFeatureNotSupportedException e) {
+      return -1;
+    }
+  }
+
+  /** What is left of the call's time, rounded up to whole seconds (JDBC's unit), at least 1. */
+  private int queryTimeoutSeconds(long submittedNanos) {
+    long left = timeoutNanos - (System.nanoTime() - submittedNanos);
+    return (int) Math.max(1, (left + 999_999_999L) / 1_000_000_000L);
   }
 
   private final class Call<T> implements Runnable {
@@ -120,7 +191,7 @@ final class StatementRunner {
           c.setAutoCommit(true); // one statement = one transaction; the pool restores its default
         }
         try (PreparedStatement statement = c.prepareStatement(sql)) {
-          statement.setQueryTimeout(queryTimeoutSeconds());
+          statement.setQueryTimeout(queryTimeoutSeconds(submittedNanos));
           binder.bind(statement);
           if (future.isDone() || !phase.compareAndSet(Phase.CONNECTING, Phase.EXECUTING)) {
             return; // nothing sent; the deadline or the caller already ended the call
@@ -137,12 +208,6 @@ final class StatementRunner {
       } finally {
         connection = null;
       }
-    }
-
-    /** What is left of the call's time, rounded up to whole seconds (JDBC's unit), at least 1. */
-    int queryTimeoutSeconds() {
-      long left = timeout.toNanos() - (System.nanoTime() - submittedNanos);
-      return (int) Math.max(1, (left + 999_999_999L) / 1_000_000_000L);
     }
 
     void deadlinePassed() {

@@ -4,6 +4,7 @@ import io.hostloom.locking.LockEventListener.AcquireResult;
 import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.LockBackendException;
 import io.hostloom.locking.spi.ReleaseSignal;
+import io.hostloom.locking.spi.support.CallerWaits;
 import io.hostloom.locking.time.LockClock;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
@@ -104,6 +105,19 @@ final class Acquisition<R> implements Runnable {
   /** Runs the first attempts on the caller's thread. */
   void start() {
     send(false, null);
+  }
+
+  /**
+   * {@link #start} for a caller that then blocks in {@link #await}: the backend may answer the
+   * first attempts on this thread ({@link CallerWaits}) within what is left of {@code maxWait}.
+   */
+  void startWaiting() {
+    long previous = CallerWaits.begin(maxWaitNanos > 0 ? maxWaitNanos : CallerWaits.UNBOUNDED);
+    try {
+      send(false, null);
+    } finally {
+      CallerWaits.end(previous);
+    }
   }
 
   /** The step's delay timer: the retry wait is over. */

@@ -4,6 +4,7 @@ import io.hostloom.locking.LockEventListener.ExtendResult;
 import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LockBackendException;
 import io.hostloom.locking.spi.ReleaseOutcome;
+import io.hostloom.locking.spi.support.CallerWaits;
 import io.hostloom.locking.time.LockClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -546,7 +547,13 @@ final class LeaseHandle implements LockHandle, Runnable {
 
   @Override
   public void close() {
-    CompletableFuture<Void> pending = release();
+    CompletableFuture<Void> pending;
+    long previous = CallerWaits.begin(CallerWaits.UNBOUNDED); // we block on the release below
+    try {
+      pending = release();
+    } finally {
+      CallerWaits.end(previous);
+    }
     if (pending == null) {
       return;
     }

@@ -102,9 +102,23 @@ final class LeaseLock implements DistributedLock {
 
   private <R> Acquisition<R> start(
       AcquireMode<R> mode, String key, String backendKey, LockOptions options, Object parent) {
+    return start(mode, key, backendKey, options, parent, false);
+  }
+
+  private <R> Acquisition<R> start(
+      AcquireMode<R> mode,
+      String key,
+      String backendKey,
+      LockOptions options,
+      Object parent,
+      boolean callerWaits) {
     Acquisition<R> a =
         new Acquisition<>(rt, tracker, mode, key, backendKey, owners.next(), options, parent);
-    a.start();
+    if (callerWaits) {
+      a.startWaiting();
+    } else {
+      a.start();
+    }
     return a;
   }
 
@@ -113,7 +127,7 @@ final class LeaseLock implements DistributedLock {
     if (Thread.currentThread().isInterrupted()) {
       throw LockInterruptedException.acquiring(key); // nothing sent, nothing recorded
     }
-    return start(mode, key, backendKey, options, parent).await();
+    return start(mode, key, backendKey, options, parent, true).await();
   }
 
   // ---------------------------------------------------------------- blocking forms

@@ -7,6 +7,7 @@ import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReplaceOutcome;
+import io.hostloom.locking.spi.support.CallerWaits;
 import io.hostloom.locking.spi.support.SpiLimits;
 import io.hostloom.locking.time.LockClock;
 import java.time.Duration;
@@ -266,12 +267,15 @@ public final class WopiLockProvider {
 
   private static <T> T await(String operation, String fileId, Supplier<CompletableFuture<T>> call) {
     CompletableFuture<T> future;
+    long previous = CallerWaits.begin(CallerWaits.UNBOUNDED); // we block on the future below
     try {
       future = call.get();
     } catch (IllegalArgumentException | NullPointerException e) {
       throw e;
     } catch (RuntimeException e) {
       throw WopiLockUnavailableException.backendFailed(operation, fileId, e);
+    } finally {
+      CallerWaits.end(previous);
     }
     try {
       return future.get();

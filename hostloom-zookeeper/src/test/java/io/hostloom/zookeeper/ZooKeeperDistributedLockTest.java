@@ -7,7 +7,10 @@ import io.hostloom.locking.LockHandle;
 import io.hostloom.locking.LockOptions;
 import io.hostloom.locking.LockRetryPolicy;
 import io.hostloom.locking.LockingOptions;
+import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.spi.ReleaseSignal;
+import io.hostloom.locking.spi.support.DelegatingLockBackend;
 import io.hostloom.testkit.TestTiming;
 import io.hostloom.testkit.kernel.RealBackendExclusionSuite;
 import java.time.Duration;
@@ -53,15 +56,19 @@ class ZooKeeperDistributedLockTest extends RealBackendExclusionSuite {
     try (ZooKeeperLockBackend holderBackend = backend();
         ZooKeeperLockBackend waiterBackend = backend();
         DistributedLock holder = DistributedLock.create(options, holderBackend);
-        DistributedLock waiter = DistributedLock.create(options, waiterBackend)) {
+        RepliesCounted counted = new RepliesCounted(waiterBackend);
+        DistributedLock waiter = DistributedLock.create(options, counted)) {
       TestTiming.await("the waiter's watch is set", waiterBackend::releaseSignalUp, WAIT);
       LockHandle held = holder.acquire(key);
       waiterBackend.onRoundTrip(rt -> waiterRoundTrips.incrementAndGet());
       CompletableFuture<LockHandle> waiting = waiter.acquireAsync(key, LockOptions.DEFAULTS);
+      // the kernel subscribes before it sends the attempt: a wait registered alone does not mean
+      // the attempt's round trip was made (counting it after the release made this test flaky)
       TestTiming.await(
           "the waiter's first attempt was refused",
-          () -> waiterBackend.releaseWaiters() == 1,
+          () -> counted.acquireReplies.get() == 1 && waiterBackend.releaseWaiters() == 1,
           WAIT);
+      assertThat(waiterRoundTrips.get()).as("the refused first attempt").isEqualTo(1);
       assertThat(waiting).isNotDone();
       int beforeRelease = waiterRoundTrips.get();
       held.close();
@@ -73,6 +80,44 @@ class ZooKeeperDistributedLockTest extends RealBackendExclusionSuite {
             .isEqualTo(2);
       }
       assertThat(waiterBackend.releaseWaiters()).isZero();
+    }
+  }
+
+  /** The waiter's backend, counting the acquire replies before the kernel sees them. */
+  private static final class RepliesCounted extends DelegatingLockBackend
+      implements ReleaseSignal, AutoCloseable {
+    final AtomicInteger acquireReplies = new AtomicInteger();
+    private final ZooKeeperLockBackend backend;
+
+    RepliesCounted(ZooKeeperLockBackend backend) {
+      this.backend = backend;
+    }
+
+    @Override
+    protected LockBackend delegate() {
+      return backend;
+    }
+
+    @Override
+    public CompletableFuture<AcquireOutcome> acquire(
+        String key, String owner, String data, Duration lease) {
+      return super.acquire(key, owner, data, lease)
+          .whenComplete((o, e) -> acquireReplies.incrementAndGet());
+    }
+
+    @Override
+    public CompletableFuture<Boolean> awaitRelease(String key, Duration maxWait) {
+      return backend.awaitRelease(key, maxWait);
+    }
+
+    @Override
+    public String name() {
+      return backend.name();
+    }
+
+    @Override
+    public void close() {
+      // the wrapped backend is a resource of its own
     }
   }
 }

@@ -5,34 +5,28 @@ import java.time.Instant;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@link LockClock#system()}: {@code System.nanoTime()} and one daemon timer thread; {@link
- * LockClock#system(ScheduledExecutorService)}: the same time with a caller's executor as timers.
+ * {@link LockClock#system()}: {@code System.nanoTime()} and one daemon timer thread ({@link
+ * TimerThread}); {@link LockClock#system(ScheduledExecutorService)}: the same time with a caller's
+ * executor as timers.
  */
 final class SystemLockClock implements LockClock {
-  static final SystemLockClock INSTANCE = new SystemLockClock(daemonTimer());
+  static final SystemLockClock INSTANCE =
+      new SystemLockClock(new TimerThread("hostloom-lock-timer"));
 
-  private final ScheduledExecutorService timer;
+  private final ScheduledExecutorService timer; // null: own
+  private final TimerThread own;
 
   SystemLockClock(ScheduledExecutorService timer) {
     this.timer = Objects.requireNonNull(timer, "timer");
+    this.own = null;
   }
 
-  private static ScheduledThreadPoolExecutor daemonTimer() {
-    ScheduledThreadPoolExecutor timer =
-        new ScheduledThreadPoolExecutor(
-            1,
-            r -> {
-              Thread t = new Thread(r, "hostloom-lock-timer");
-              t.setDaemon(true);
-              return t;
-            });
-    // cancelled lease timers are the common case; don't let them pile up in the queue
-    timer.setRemoveOnCancelPolicy(true);
-    return timer;
+  private SystemLockClock(TimerThread own) {
+    this.timer = null;
+    this.own = own;
   }
 
   @Override
@@ -52,6 +46,10 @@ final class SystemLockClock implements LockClock {
 
   @Override
   public Timer scheduleNanos(long delayNanos, Runnable task) {
+    Objects.requireNonNull(task, "task");
+    if (own != null) {
+      return own.schedule(delayNanos, task);
+    }
     ScheduledFuture<?> f = timer.schedule(task, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
     return () -> f.cancel(false);
   }

@@ -20,6 +20,9 @@
  *       one, wake all, wake every key after a reconnect, end all on close) with the one rounding
  *       rule of {@code maxWait}; every backend's release signal keeps its waits in one, whatever
  *       carries its announcements;
+ *   <li>{@link io.hostloom.locking.spi.support.CallerWaits}: whether the calling thread blocks on
+ *       the call it makes (the kernel's blocking forms, the WOPI provider), so a backend whose
+ *       client blocks anyway may run it on that thread instead of a worker;
  *   <li>{@link io.hostloom.locking.spi.support.DelegatingLockBackend}: the five operations
  *       forwarded to another backend, for a public backend class around such a generic one (and the
  *       kernel's test decorators).
