@@ -9,9 +9,12 @@ import io.micronaut.context.BeanProvider;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.exceptions.ConfigurationException;
+import io.micronaut.core.convert.ConversionService;
 import jakarta.inject.Singleton;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The {@link DistributedLock} bean, over the one {@link LockBackend} bean (a backend factory's from
@@ -35,8 +38,9 @@ public class HostLoomFactory {
       HostLoomConfiguration config,
       LockingConfiguration locking,
       BeanProvider<LockBackend> backend,
-      List<LockEventListener> listeners) {
-    LockingOptions options = options(locking);
+      List<LockEventListener> listeners,
+      ConversionService conversion) {
+    LockingOptions options = options(locking, durations(conversion));
     LockBackend b = null;
     if (options.enabled()) {
       if (!backend.isPresent()) {
@@ -47,6 +51,14 @@ public class HostLoomFactory {
     return DistributedLock.builder(options, b)
         .listener(LockEventListener.composite(listeners))
         .build();
+  }
+
+  /** Micronaut's duration forms ({@code 50ms}, {@code 2s}, {@code PT2S}) for the retry spec. */
+  static Function<String, Duration> durations(ConversionService conversion) {
+    return text ->
+        conversion
+            .convert(text, Duration.class)
+            .orElseThrow(() -> new IllegalArgumentException("'" + text + "' is not a duration"));
   }
 
   private static String missingBackend(HostLoomConfiguration config) {
@@ -84,7 +96,7 @@ public class HostLoomFactory {
    * @throws ConfigurationException listing every problem at once (one sentence each, naming the
    *     property)
    */
-  static LockingOptions options(LockingConfiguration c) {
+  static LockingOptions options(LockingConfiguration c, Function<String, Duration> durations) {
     List<String> problems = new ArrayList<>();
     LockingOptions.Builder b = LockingOptions.builder();
     c.getNamespace().ifPresent(b::namespace);
@@ -98,7 +110,7 @@ public class HostLoomFactory {
     c.getDetectReentrancy().ifPresent(b::detectReentrancy);
     c.getMaxKeyLength().ifPresent(b::maxKeyLength);
     try {
-      c.getRetry().map(LockRetrySpec::parse).ifPresent(b::retry);
+      c.getRetry().map(spec -> LockRetrySpec.parse(spec, durations)).ifPresent(b::retry);
     } catch (IllegalArgumentException e) {
       problems.add(e.getMessage());
     }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockHandle;
-import io.hostloom.locking.LockRetrySpec;
+import io.hostloom.locking.LockRetryPolicy;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.redis.RedisLockBackend;
@@ -77,7 +77,7 @@ class RedisMicronautTest extends BackendContextContract implements TestPropertyP
     assertThat(o.maxHold()).isEqualTo(Duration.ofSeconds(700));
     assertThat(o.strictMaxHold()).isTrue();
     assertThat(o.wakeOnRelease()).isFalse();
-    assertThat(o.retry()).isEqualTo(LockRetrySpec.parse("interval:30x100ms"));
+    assertThat(o.retry()).isEqualTo(LockRetryPolicy.interval(30, Duration.ofMillis(100)));
     assertThat(o.maxKeyLength()).isEqualTo(300);
     assertThat(o.autoExtend()).isEqualTo(LockingOptions.DEFAULT_AUTO_EXTEND);
     assertThat(o.detectReentrancy()).isEqualTo(LockingOptions.DEFAULT_DETECT_REENTRANCY);

@@ -22,7 +22,7 @@ import java.util.Map;
  * <p>Runs on micronaut-management's blocking executor and waits at most {@link #TIMEOUT} (probes
  * bound themselves by their health timeout; this is a backstop): a probe that fails or does not
  * answer in time is DOWN, and so is an interrupted wait (the flag is restored), as the kernel's
- * {@link BackendHealthProbe#check} decides for every integration.
+ * {@link BackendHealth#check} decides for every integration.
  */
 @Singleton
 @Requires(classes = HealthIndicator.class)
@@ -47,7 +47,7 @@ public class HostLoomHealthIndicator extends AbstractHealthIndicator<Map<String,
 
   @Override
   protected Map<String, Object> getHealthInformation() {
-    BackendHealth h = BackendHealthProbe.check(backend, TIMEOUT);
+    BackendHealth h = BackendHealth.check(backend, TIMEOUT);
     healthStatus = h.healthy() ? HealthStatus.UP : HealthStatus.DOWN;
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("backend", backend.name());
