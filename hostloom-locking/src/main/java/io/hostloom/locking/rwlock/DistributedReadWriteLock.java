@@ -11,7 +11,6 @@ import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.OnLost;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.time.LockClock;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -204,16 +203,11 @@ public interface DistributedReadWriteLock extends AutoCloseable {
      *     finds, or when locking is disabled (a reader-writer lock has no single-instance mode)
      */
     public DistributedReadWriteLock build() {
-      List<String> problems = options.validate();
-      if (!problems.isEmpty()) {
-        throw new IllegalArgumentException(
-            "invalid locking options: " + String.join("; ", problems));
-      }
       if (!options.enabled()) {
         throw new IllegalArgumentException(
             "a reader-writer lock needs locking enabled (" + LockingOptions.KEY_ENABLED + ")");
       }
-      return new GenericReadWriteLock(this);
+      return new GenericReadWriteLock(this); // the kernel lock inside validates the options
     }
   }
 }

@@ -144,7 +144,8 @@ final class RwAcquisition {
 
   // ---------------------------------------------------------------- read
 
-  private void readRetry() {
+  /** Reads the write key; {@code onFree} or {@code onHeld} runs with the answer. */
+  private void whenWriteKey(Runnable onFree, Runnable onHeld) {
     lock.backend
         .read(lock.keys.backendKey(Keyspace.writeKey(name)))
         .whenComplete(
@@ -152,11 +153,17 @@ final class RwAcquisition {
               if (e != null) {
                 fail(e);
               } else if (w.isPresent()) {
-                busy(this::readRetry);
+                onHeld.run();
               } else {
-                takeSlot(ThreadLocalRandom.current().nextInt(lock.slots), 0);
+                onFree.run();
               }
             });
+  }
+
+  private void readRetry() {
+    whenWriteKey(
+        () -> takeSlot(ThreadLocalRandom.current().nextInt(lock.slots), 0),
+        () -> busy(this::readRetry));
   }
 
   private void takeSlot(int first, int tried) {
@@ -180,19 +187,12 @@ final class RwAcquisition {
   }
 
   private void checkWriteKeyFree(LockHandle slot) {
-    lock.backend
-        .read(lock.keys.backendKey(Keyspace.writeKey(name)))
-        .whenComplete(
-            (w, e) -> {
-              if (e != null) {
-                fail(e);
-              } else if (w.isPresent()) {
-                giveBack(); // a writer came: it may be waiting for this slot
-                busy(this::readRetry);
-              } else {
-                drawToken(false, token -> grant(slot, token, this::readRetry));
-              }
-            });
+    whenWriteKey(
+        () -> drawToken(false, token -> grant(slot, token, this::readRetry)),
+        () -> {
+          giveBack(); // a writer came: it may be waiting for this slot
+          busy(this::readRetry);
+        });
   }
 
   // ---------------------------------------------------------------- write
