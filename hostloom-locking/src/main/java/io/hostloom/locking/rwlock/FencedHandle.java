@@ -1,0 +1,87 @@
+package io.hostloom.locking.rwlock;
+
+import io.hostloom.locking.LockHandle;
+import io.hostloom.locking.LossReason;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+
+/** A kernel lease (write key or reader slot) shown under the lock's name with its rw token. */
+final class FencedHandle implements ReadWriteHandle {
+  private final LockHandle lease;
+  private final String name;
+  private final Mode mode;
+  private final long token;
+
+  FencedHandle(LockHandle lease, String name, Mode mode, long token) {
+    this.lease = lease;
+    this.name = name;
+    this.mode = mode;
+    this.token = token;
+  }
+
+  @Override
+  public Mode mode() {
+    return mode;
+  }
+
+  @Override
+  public String key() {
+    return name;
+  }
+
+  @Override
+  public long fencingToken() {
+    return token;
+  }
+
+  @Override
+  public boolean isHeld() {
+    return lease.isHeld();
+  }
+
+  @Override
+  public Instant leaseEnd() {
+    return lease.leaseEnd();
+  }
+
+  @Override
+  public CompletableFuture<LossReason> lost() {
+    return lease.lost();
+  }
+
+  @Override
+  public boolean isCoordinated() {
+    return true;
+  }
+
+  @Override
+  public boolean extend(Duration newLease) {
+    return lease.extend(newLease);
+  }
+
+  @Override
+  public CompletableFuture<Boolean> extendAsync(Duration newLease) {
+    return lease.extendAsync(newLease);
+  }
+
+  @Override
+  public void holdAtLeast(Duration minimumHold) {
+    lease.holdAtLeast(minimumHold);
+  }
+
+  @Override
+  public void close() {
+    lease.close();
+  }
+
+  @Override
+  public CompletableFuture<Void> closeAsync() {
+    return lease.closeAsync();
+  }
+
+  @Override
+  public String toString() {
+    return mode + " " + name + " (token " + token + ")";
+  }
+}
