@@ -1,5 +1,13 @@
 package io.hostloom.etcd;
 
+import static io.hostloom.etcd.RecordCodec.GRANTED;
+import static io.hostloom.etcd.RecordCodec.REPLACED;
+import static io.hostloom.etcd.RecordCodec.data;
+import static io.hostloom.etcd.RecordCodec.free;
+import static io.hostloom.etcd.RecordCodec.owned;
+import static io.hostloom.etcd.RecordCodec.putOwner;
+import static io.hostloom.etcd.RecordCodec.single;
+
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.KV;
@@ -8,13 +16,11 @@ import io.etcd.jetcd.Lease;
 import io.etcd.jetcd.kv.GetResponse;
 import io.etcd.jetcd.kv.TxnResponse;
 import io.etcd.jetcd.op.Cmp;
-import io.etcd.jetcd.op.CmpTarget;
 import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.DeleteOption;
 import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.LeaseOption;
 import io.etcd.jetcd.options.PutOption;
-import io.etcd.jetcd.watch.WatchEvent;
 import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.BackendHealth;
 import io.hostloom.locking.spi.BackendHealthProbe;
@@ -22,26 +28,20 @@ import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.LockBackendException;
-import io.hostloom.locking.spi.LosslessUtf8;
 import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.ReplaceOutcome;
 import io.hostloom.locking.spi.support.BackendArguments;
-import io.hostloom.locking.spi.support.LeaseRounding;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * A {@link LockBackend} over etcd v3 (3.4 and later) through jetcd.
@@ -57,7 +57,8 @@ import java.util.function.Function;
  * commit only if the owner key holds exactly the caller's owner bytes; a refusal answers from the
  * same transaction's else branch. The fencing token is etcd's revision of the grant (the {@code
  * mod_revision} of the data key, written by grants only): strictly increasing cluster-wide, and
- * kept across restarts and leader changes as etcd keeps its revision. See {@link EtcdKeyLayout}.
+ * kept across restarts and leader changes as etcd keeps its revision. See {@link EtcdKeyLayout} for
+ * the keys and {@link RecordCodec} for their values.
  *
  * <p><b>Round trips</b> (sequential requests to etcd): acquire 2 (lease grant, transaction), 3 when
  * held (plus the holder's TTL); extend 2, 3 when refused by another owner; release 1, 2 when
@@ -68,7 +69,7 @@ import java.util.function.Function;
  * 5 s). {@code UNAVAILABLE} when the operation's transaction was never sent (etcd unreachable,
  * lease grant failed, or the timeout passed before it was sent, which then never sends it); {@code
  * TIMEOUT} when the transaction was sent and no answer came; {@code OTHER} for errors etcd
- * answered. Futures complete on jetcd's executor.
+ * answered. Futures complete on jetcd's executor. See {@link TxnRunner}.
  *
  * <p><b>Release signal.</b> One watch per backend over all data keys of the prefix: releases and
  * replaces wake the waits of their key; expiries announce nothing (waiters poll). See {@link
@@ -88,13 +89,6 @@ public final class EtcdLockBackend
   private static final int MAX_REREADS = 3;
 
   private static final BackendArguments ARGS = BackendArguments.unbounded();
-  // etcd's MaxLeaseTTL (lease/lessor.go): longer TTLs are refused
-  private static final long MAX_TTL_SECONDS = 9_000_000_000L;
-  private static final byte GRANTED = 'g';
-  private static final byte REPLACED = 'r';
-  private static final int NEW = 0;
-  private static final int SENT = 1;
-  private static final int ABANDONED = 2;
 
   private final Client client;
   private final boolean ownsClient;
@@ -105,6 +99,7 @@ public final class EtcdLockBackend
   private final Duration healthTimeout;
   private final ScheduledExecutorService timer;
   private final ReleaseWatch releases; // null when off
+  private final TxnRunner runner;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private EtcdLockBackend(Builder b) {
@@ -133,7 +128,12 @@ public final class EtcdLockBackend
             });
     t.setRemoveOnCancelPolicy(true);
     this.timer = t;
-    this.releases = b.releaseSignal ? new ReleaseWatch(client.getWatchClient(), layout, t) : null;
+    ReleaseWatch watch =
+        b.releaseSignal ? new ReleaseWatch(client.getWatchClient(), layout, t) : null;
+    this.releases = watch;
+    this.runner =
+        new TxnRunner(
+            leases, commandTimeout, t, closed::get, watch == null ? r -> {} : watch::observed);
   }
 
   /** A builder; give it endpoints or a client. */
@@ -150,16 +150,16 @@ public final class EtcdLockBackend
   public CompletableFuture<AcquireOutcome> acquire(
       String key, String owner, String data, Duration lease) {
     ARGS.acquire(key, owner, data, lease);
-    long ttl = ttlSeconds(lease);
+    long ttl = RecordCodec.ttlSeconds(lease);
     ByteSequence o = layout.ownerKey(key);
     ByteSequence d = layout.dataKey(key);
-    ByteSequence ov = bytes(owner);
-    return run(
+    ByteSequence ov = RecordCodec.owner(owner);
+    return runner.run(
         "acquire",
         ttl,
         leaseId ->
             kv.txn()
-                .If(new Cmp(o, Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
+                .If(free(o))
                 .Then(putOwner(o, ov, leaseId), Op.put(d, data(GRANTED, data), PutOption.DEFAULT))
                 .Else(
                     Op.txn(
@@ -174,11 +174,11 @@ public final class EtcdLockBackend
           }
           TxnResponse again = r.getTxnResponses().get(0);
           if (again.isSucceeded()) { // the owner's own live lease: new expiry, same token and data
-            revokeLater(again.getPutResponses().get(0).getPrevKv().getLease());
+            revokeSuperseded(again.getPutResponses().get(0).getPrevKv().getLease(), leaseId);
             return CompletableFuture.completedFuture(
                 AcquireOutcome.granted(single(again.getGetResponses().get(0)).getModRevision()));
           }
-          revokeLater(leaseId);
+          revokeUnused(leaseId, again);
           return holder(again).thenApply(h -> AcquireOutcome.held(h.orElseThrow(this::noHolder)));
         });
   }
@@ -186,10 +186,10 @@ public final class EtcdLockBackend
   @Override
   public CompletableFuture<ExtendOutcome> extend(String key, String owner, Duration lease) {
     ARGS.extend(key, owner, lease);
-    long ttl = ttlSeconds(lease);
+    long ttl = RecordCodec.ttlSeconds(lease);
     ByteSequence o = layout.ownerKey(key);
-    ByteSequence ov = bytes(owner);
-    return run(
+    ByteSequence ov = RecordCodec.owner(owner);
+    return runner.run(
         "extend",
         ttl,
         leaseId ->
@@ -200,10 +200,10 @@ public final class EtcdLockBackend
                 .commit(),
         (leaseId, r) -> {
           if (r.isSucceeded()) {
-            revokeLater(r.getPutResponses().get(0).getPrevKv().getLease());
+            revokeSuperseded(r.getPutResponses().get(0).getPrevKv().getLease(), leaseId);
             return CompletableFuture.completedFuture(ExtendOutcome.succeeded());
           }
-          revokeLater(leaseId);
+          revokeUnused(leaseId, r);
           return holder(r)
               .thenApply(h -> h.map(ExtendOutcome::mismatch).orElseGet(ExtendOutcome::absent));
         });
@@ -214,12 +214,12 @@ public final class EtcdLockBackend
     ARGS.release(key, owner);
     ByteSequence o = layout.ownerKey(key);
     ByteSequence d = layout.dataKey(key);
-    return run(
+    return runner.run(
         "release",
         0,
         none ->
             kv.txn()
-                .If(owned(o, bytes(owner)))
+                .If(owned(o, RecordCodec.owner(owner)))
                 .Then(
                     Op.delete(o, DeleteOption.builder().withPrevKV(true).build()),
                     Op.delete(d, DeleteOption.DEFAULT))
@@ -227,7 +227,10 @@ public final class EtcdLockBackend
                 .commit(),
         (none, r) -> {
           if (r.isSucceeded()) {
-            r.getDeleteResponses().get(0).getPrevKvs().forEach(kv -> revokeLater(kv.getLease()));
+            r.getDeleteResponses()
+                .get(0)
+                .getPrevKvs()
+                .forEach(kv -> runner.revokeLater(kv.getLease()));
             return CompletableFuture.completedFuture(ReleaseOutcome.succeeded());
           }
           return holder(r)
@@ -239,27 +242,27 @@ public final class EtcdLockBackend
   public CompletableFuture<ReplaceOutcome> replace(
       String key, String expectedOwner, String newOwner, String newData, Duration lease) {
     ARGS.replace(key, expectedOwner, newOwner, newData, lease);
-    long ttl = ttlSeconds(lease);
+    long ttl = RecordCodec.ttlSeconds(lease);
     ByteSequence o = layout.ownerKey(key);
     ByteSequence d = layout.dataKey(key);
-    return run(
+    return runner.run(
         "replace",
         ttl,
         leaseId ->
             kv.txn()
-                .If(owned(o, bytes(expectedOwner)))
+                .If(owned(o, RecordCodec.owner(expectedOwner)))
                 .Then(
-                    putOwner(o, bytes(newOwner), leaseId),
+                    putOwner(o, RecordCodec.owner(newOwner), leaseId),
                     Op.put(d, data(REPLACED, newData), PutOption.DEFAULT))
                 .Else(Op.get(o, GetOption.DEFAULT), Op.get(d, GetOption.DEFAULT))
                 .commit(),
         (leaseId, r) -> {
           if (r.isSucceeded()) {
-            revokeLater(r.getPutResponses().get(0).getPrevKv().getLease());
+            revokeSuperseded(r.getPutResponses().get(0).getPrevKv().getLease(), leaseId);
             return CompletableFuture.completedFuture(
                 ReplaceOutcome.replaced(r.getHeader().getRevision()));
           }
-          revokeLater(leaseId);
+          revokeUnused(leaseId, r);
           return holder(r)
               .thenApply(h -> h.map(ReplaceOutcome::mismatch).orElseGet(ReplaceOutcome::absent));
         });
@@ -272,7 +275,7 @@ public final class EtcdLockBackend
   }
 
   private CompletableFuture<Optional<LeaseRecord>> read(String key, int reread) {
-    return run(
+    return runner.run(
         "read",
         0,
         none ->
@@ -366,102 +369,22 @@ public final class EtcdLockBackend
   // ------------------------------------------------------------------------------------------
 
   /**
-   * Runs one operation: grants a lease of {@code ttl} seconds first (none when 0), then sends the
-   * transaction at most once, and only if the timeout has not passed yet; the state decides the
-   * failure kind.
-   */
-  private <T> CompletableFuture<T> run(
-      String operation,
-      long ttl,
-      Function<Long, CompletableFuture<TxnResponse>> txn,
-      Step<T> answer) {
-    if (closed.get()) {
-      return CompletableFuture.failedFuture(
-          LockBackendException.unavailable("etcd " + operation + ": backend closed", null));
-    }
-    AtomicInteger state = new AtomicInteger(NEW);
-    CompletableFuture<T> result = new CompletableFuture<>();
-    CompletableFuture<Long> lease =
-        ttl == 0
-            ? CompletableFuture.completedFuture(0L)
-            : call(() -> leases.grant(ttl)).thenApply(g -> g.getID());
-    lease
-        .thenCompose(
-            leaseId -> {
-              if (!state.compareAndSet(NEW, SENT)) {
-                revokeLater(leaseId);
-                return CompletableFuture.<T>failedFuture(new TimeoutException());
-              }
-              return call(() -> txn.apply(leaseId))
-                  .thenCompose(
-                      r -> {
-                        if (releases != null) {
-                          releases.observed(r.getHeader().getRevision());
-                        }
-                        return answer.apply(leaseId, r);
-                      });
-            })
-        .whenComplete(
-            (v, e) -> {
-              if (e == null) {
-                result.complete(v);
-              } else {
-                result.completeExceptionally(EtcdFailures.map(operation, e, state.get() == SENT));
-              }
-            });
-    ScheduledFuture<?> deadline =
-        timer.schedule(
-            () -> {
-              boolean neverSent = state.compareAndSet(NEW, ABANDONED);
-              String message = "etcd " + operation + " timed out after " + commandTimeout;
-              result.completeExceptionally(
-                  neverSent
-                      ? LockBackendException.unavailable(message + " (never sent)", null)
-                      : LockBackendException.timeout(message, null));
-            },
-            commandTimeout.toNanos(),
-            TimeUnit.NANOSECONDS);
-    result.whenComplete((v, e) -> deadline.cancel(false));
-    return result;
-  }
-
-  @FunctionalInterface
-  private interface Step<T> {
-    CompletableFuture<T> apply(long leaseId, TxnResponse response);
-  }
-
-  private static <T> CompletableFuture<T> call(
-      java.util.function.Supplier<CompletableFuture<T>> c) {
-    try {
-      return c.get();
-    } catch (RuntimeException e) { // jetcd throws on a closed client
-      return CompletableFuture.failedFuture(e);
-    }
-  }
-
-  /**
-   * The record from a transaction's two gets (owner key, data key), empty when the owner key is
-   * absent; remaining from etcd's TTL.
+   * The record a refusal's two gets (owner key, data key) saw, empty when the owner key is absent.
    */
   private CompletableFuture<Optional<LeaseRecord>> holder(TxnResponse r) {
     return record(r, false, null);
   }
 
   /**
-   * The record a transaction saw. {@code liveNow}: empty when the lease ran out since (for read);
-   * otherwise the record as it was at the transaction's revision (a refusal's answer, linearized
-   * there), with 1 ms left.
-   */
-  /**
-   * The record of a read, with the remaining time of its lease. When that lease is gone by the time
-   * it is asked for ({@code liveNow}), the record may have expired since the read, or an extend,
-   * refresh or relock may have moved it to a new lease and revoked the old one: it is read again
-   * ({@code reread}), so a record that was live all along is never reported absent.
+   * The record of a transaction's two gets, with the remaining time of its lease. For a refusal the
+   * record is as it was at the transaction's revision (linearized there, 1 ms left when its lease
+   * ran out since). For a read ({@code liveNow}), a lease gone by the time it is asked for means
+   * the record may have expired since the read, or an extend, refresh or relock may have moved it
+   * to a new lease and revoked the old one: it is read again ({@code reread}), so a record that was
+   * live all along is never reported absent.
    */
   private CompletableFuture<Optional<LeaseRecord>> record(
-      TxnResponse r,
-      boolean liveNow,
-      java.util.function.Supplier<CompletableFuture<Optional<LeaseRecord>>> reread) {
+      TxnResponse r, boolean liveNow, Supplier<CompletableFuture<Optional<LeaseRecord>>> reread) {
     List<GetResponse> gets = r.getGetResponses();
     if (gets.get(0).getKvs().isEmpty()) {
       return CompletableFuture.completedFuture(Optional.empty());
@@ -475,75 +398,33 @@ public final class EtcdLockBackend
                 t.getTTL() < 0 && liveNow
                     ? reread.get()
                     : CompletableFuture.completedFuture(
-                        Optional.of(
-                            new LeaseRecord(
-                                text(owner.getValue()),
-                                dataText(data.getValue()),
-                                remaining(t.getTTL()),
-                                data.getModRevision()))));
-  }
-
-  // etcd answers whole seconds, truncated: under a second left is still a live lease
-  private static Duration remaining(long ttlSeconds) {
-    return ttlSeconds > 0 ? Duration.ofSeconds(ttlSeconds) : Duration.ofMillis(1);
-  }
-
-  private static KeyValue single(GetResponse get) {
-    if (get.getKvs().isEmpty()) {
-      throw LockBackendException.other("etcd lock record without its data key", null);
-    }
-    return get.getKvs().get(0);
+                        Optional.of(RecordCodec.record(owner, data, t.getTTL()))));
   }
 
   private LockBackendException noHolder() {
     return LockBackendException.other("etcd refused a grant without a holder", null);
   }
 
-  private void revokeLater(long leaseId) {
-    if (leaseId != 0 && !closed.get()) {
-      call(() -> leases.revoke(leaseId)); // cleanup only: an unrevoked lease runs out by itself
+  /**
+   * Revokes the lease a write moved the owner key away from, unless it is the lease the key is on
+   * now: a transaction applied twice (a client that re-sends after a lost answer) finds its own
+   * lease as the previous one, and revoking that would delete the key it just wrote.
+   */
+  private void revokeSuperseded(long previous, long current) {
+    if (previous != current) {
+      runner.revokeLater(previous);
     }
   }
 
-  private static Cmp owned(ByteSequence ownerKey, ByteSequence owner) {
-    return new Cmp(ownerKey, Cmp.Op.EQUAL, CmpTarget.value(owner));
-  }
-
-  private static Op putOwner(ByteSequence ownerKey, ByteSequence owner, long leaseId) {
-    return Op.put(ownerKey, owner, PutOption.builder().withLeaseId(leaseId).withPrevKV().build());
-  }
-
-  private static ByteSequence bytes(String s) {
-    return ByteSequence.from(LosslessUtf8.encode(s));
-  }
-
-  private static String text(ByteSequence b) {
-    return LosslessUtf8.decode(b.getBytes());
-  }
-
-  private static ByteSequence data(byte grant, String data) {
-    byte[] d = LosslessUtf8.encode(data);
-    byte[] out = new byte[d.length + 1];
-    out[0] = grant;
-    System.arraycopy(d, 0, out, 1, d.length);
-    return ByteSequence.from(out);
-  }
-
-  private static String dataText(ByteSequence b) {
-    byte[] v = b.getBytes();
-    return LosslessUtf8.decode(Arrays.copyOfRange(v, 1, v.length));
-  }
-
-  /** Whether a watch event is a replace's write of a data key. */
-  static boolean replaced(WatchEvent e) {
-    ByteSequence v = e.getKeyValue().getValue();
-    return e.getEventType() == WatchEvent.EventType.PUT
-        && !v.isEmpty()
-        && v.getBytes()[0] == REPLACED;
-  }
-
-  private static long ttlSeconds(Duration lease) {
-    return Math.min(LeaseRounding.ceilSeconds(lease), MAX_TTL_SECONDS);
+  /**
+   * Revokes the lease a refused write granted for itself, unless the refusal saw the owner key on
+   * it (the same write applied twice: the first application put the key there).
+   */
+  private void revokeUnused(long leaseId, TxnResponse refusal) {
+    List<KeyValue> owner = refusal.getGetResponses().get(0).getKvs();
+    if (owner.isEmpty() || owner.get(0).getLease() != leaseId) {
+      runner.revokeLater(leaseId);
+    }
   }
 
   /** Builds an {@link EtcdLockBackend}. */

@@ -4,28 +4,41 @@ import io.etcd.jetcd.Watch;
 import io.etcd.jetcd.options.WatchOption;
 import io.etcd.jetcd.watch.WatchEvent;
 import io.etcd.jetcd.watch.WatchResponse;
-import io.hostloom.locking.spi.support.LeaseRounding;
+import io.hostloom.locking.spi.support.ReleaseWaitRegistry;
+import io.hostloom.locking.time.LockClock;
 import java.time.Duration;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The release signal: one etcd watch over every owner key of the prefix, deletes only. etcd deletes
- * an owner key on release and when its lease runs out, so both wake the waits of that key; a wait
- * is purely local (no request per wait).
+ * The release signal: one etcd watch over every data key of the prefix. A release deletes the data
+ * key and a replace rewrites it marked {@code r} ({@link RecordCodec#replaced}), so both wake the
+ * waits of that key; an expiry leaves the data key and announces nothing (waiters poll). A wait is
+ * purely local (no request per wait).
  *
  * <p>The watch is opened when the backend is built. Until etcd confirms it, a release could go
  * unseen, so the confirmation wakes every wait registered before it (a spurious wake-up, never a
  * missed one). jetcd resumes a broken watch from the last revision it saw, so a reconnect misses
  * nothing; when the watch fails for good (e.g. the revision was compacted) every wait wakes and a
- * new watch starts after a pause.
+ * new watch starts after a pause. The waits are a {@link ReleaseWaitRegistry}, stamped with the
+ * newest revision seen when they began.
+ *
+ * <p><b>One watch at a time, no lock held across jetcd.</b> Each open is a {@link Session}; a
+ * failure ends the session it was reported for (its watcher is closed, so jetcd stops resuming it)
+ * and schedules the next open, and a report from an ended session is ignored. jetcd reports a
+ * failure under its watch client's lock, sometimes synchronously inside {@code watch()} (a channel
+ * that fails fast while etcd is down), so this class takes no lock of its own around jetcd calls:
+ * holding one across {@code watch()} while jetcd's callback waits for it deadlocks the backend's
+ * timer thread, and with it every call's deadline. Open and close race through volatile writes read
+ * back afterwards (each writes its side, then reads the other's), so a watch opened while the
+ * backend closes is closed by one of them.
  */
 final class ReleaseWatch implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ReleaseWatch.class);
@@ -34,63 +47,120 @@ final class ReleaseWatch implements AutoCloseable {
   private final Watch watchClient;
   private final EtcdKeyLayout layout;
   private final ScheduledExecutorService timer;
-  private final ConcurrentHashMap<String, Set<Wait>> waits = new ConcurrentHashMap<>();
+  private final ReleaseWaitRegistry waits;
   private final AtomicLong seen = new AtomicLong(); // newest revision this backend has seen
   private volatile boolean up;
   private volatile boolean closed;
-  private volatile Watch.Watcher watcher;
+  private final AtomicReference<Session> current = new AtomicReference<>();
+
+  /** One opened watch: ended once by its failure or by close, whichever comes first. */
+  private final class Session {
+    private final AtomicBoolean ended = new AtomicBoolean();
+    private volatile Watch.Watcher watcher; // null until watch() returned
+
+    /** Ends this session and closes its watcher, once; false when it had ended already. */
+    boolean end() {
+      if (!ended.compareAndSet(false, true)) {
+        return false;
+      }
+      Watch.Watcher w = watcher;
+      if (w != null) {
+        w.close(); // a watcher not yet returned is closed by open() when it sees the end
+      }
+      return true;
+    }
+
+    void opened(Watch.Watcher w) {
+      watcher = w;
+      if (ended.get()) {
+        w.close(); // it failed (or close ran) inside watch(): jetcd would resume it by itself
+      }
+    }
+  }
 
   ReleaseWatch(Watch watchClient, EtcdKeyLayout layout, ScheduledExecutorService timer) {
     this.watchClient = watchClient;
     this.layout = layout;
     this.timer = timer;
+    this.waits = new ReleaseWaitRegistry(LockClock.system(timer));
     open();
   }
 
-  private void open() {
+  /**
+   * Opens a new watch session unless closed, ending the one it replaces (normally ended already, by
+   * its failure); a close racing it ends the new session either way.
+   */
+  void open() {
     if (closed) {
+      return;
+    }
+    Session session = new Session();
+    Session previous = current.getAndSet(session);
+    if (previous != null) {
+      previous.end();
+    }
+    if (closed) {
+      session.end();
       return;
     }
     WatchOption option =
         WatchOption.builder().isPrefix(true).withCreateNotify(true).withRequireLeader(true).build();
-    watcher =
-        watchClient.watch(
-            layout.dataPrefix(), option, Watch.listener(this::onNext, this::onError, () -> {}));
+    Watch.Watcher opened;
+    try {
+      opened =
+          watchClient.watch(
+              layout.dataPrefix(),
+              option,
+              Watch.listener(r -> onNext(session, r), t -> onError(session, t), () -> {}));
+    } catch (RuntimeException e) {
+      onError(session, e); // jetcd throws on a closed client
+      return;
+    }
+    session.opened(opened);
+    if (closed) {
+      session.end();
+    }
   }
 
-  private void onNext(WatchResponse response) {
+  private void onNext(Session session, WatchResponse response) {
+    if (session.ended.get()) {
+      return;
+    }
     if (response.isCreatedNotify()) {
       if (!up) {
         log.debug("etcd release watch confirmed");
       }
       up = true;
-      wakeAll(); // waits registered before the watch was confirmed may have missed a release
+      waits.wakeEveryKey(); // waits registered before the confirmation may have missed a release
       return;
     }
     for (WatchEvent e : response.getEvents()) {
-      if (e.getEventType() == WatchEvent.EventType.DELETE || EtcdLockBackend.replaced(e)) {
+      if (e.getEventType() == WatchEvent.EventType.DELETE || RecordCodec.replaced(e)) {
         long revision = e.getKeyValue().getModRevision();
-        layout.lockKeyOf(e.getKeyValue().getKey()).ifPresent(k -> wake(k, revision));
+        layout.lockKeyOf(e.getKeyValue().getKey()).ifPresent(k -> waits.wakeAll(k, revision));
       }
     }
     observed(response.getHeader().getRevision());
   }
 
-  private void onError(Throwable t) {
+  private void onError(Session session, Throwable t) {
+    if (!session.end() || closed) {
+      return; // a report for a session already ended (by an earlier report or by close)
+    }
     boolean wasUp = up;
     up = false;
-    wakeAll();
-    if (!closed) {
-      if (wasUp) {
-        log.warn("etcd release watch failed ({}); watching again", t.toString());
-      } else {
-        log.debug("etcd release watch still failing ({})", t.toString());
-      }
-      Watch.Watcher old = watcher;
-      if (old != null) {
-        old.close();
-      }
-      timer.schedule(this::open, REWATCH_PAUSE.toMillis(), TimeUnit.MILLISECONDS);
+    if (wasUp) {
+      log.warn("etcd release watch failed ({}); watching again", t.toString());
+    } else {
+      log.debug("etcd release watch still failing ({})", t.toString());
+    }
+    try {
+      // off jetcd's thread, which holds its watch client's lock: woken waiters' continuations
+      // (a retried acquire) must not run under it
+      timer.execute(waits::wakeEveryKey);
+      var unused = timer.schedule(this::open, REWATCH_PAUSE.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      // the backend's timer is shut down: it is closing, and close() ends the waits
     }
   }
 
@@ -109,72 +179,23 @@ final class ReleaseWatch implements AutoCloseable {
 
   /** Waits not yet ended. */
   int waiters() {
-    return waits.values().stream().mapToInt(Set::size).sum();
+    return waits.pending();
   }
 
+  /** A wait woken by a delete or replace of {@code key} newer than what this backend has seen. */
   CompletableFuture<Boolean> await(String key, Duration maxWait) {
-    if (closed || maxWait.isZero()) {
-      return CompletableFuture.completedFuture(false);
-    }
-    CompletableFuture<Boolean> future = new CompletableFuture<>();
-    Wait wait = new Wait(future, seen.get());
-    waits.compute(
-        key,
-        (k, set) -> {
-          Set<Wait> s = set == null ? ConcurrentHashMap.newKeySet() : set;
-          s.add(wait);
-          return s;
-        });
-    ScheduledFuture<?> timeout =
-        timer.schedule(() -> future.complete(false), waitNanos(maxWait), TimeUnit.NANOSECONDS);
-    future.whenComplete(
-        (r, e) -> {
-          timeout.cancel(false);
-          waits.computeIfPresent(key, (k, set) -> set.remove(wait) && set.isEmpty() ? null : set);
-        });
-    if (closed) {
-      future.complete(false);
-    }
-    return future;
+    return waits.await(key, maxWait, seen.get());
   }
 
-  private void wake(String key, long revision) {
-    Set<Wait> set = waits.get(key);
-    if (set != null) {
-      for (Wait w : set.toArray(Wait[]::new)) {
-        if (w.after() < revision) {
-          w.future().complete(true);
-        }
-      }
-    }
-  }
-
-  private void wakeAll() {
-    waits.keySet().forEach(k -> wake(k, Long.MAX_VALUE));
-  }
-
+  /** Closes the watch (one being opened too) and ends every wait with {@code false}. */
   @Override
   public void close() {
     closed = true;
     up = false;
-    Watch.Watcher current = watcher;
-    if (current != null) {
-      current.close();
+    Session session = current.get();
+    if (session != null) {
+      session.end();
     }
-    for (Set<Wait> set : waits.values()) {
-      for (Wait w : set.toArray(Wait[]::new)) {
-        w.future().complete(false);
-      }
-    }
-  }
-
-  /** One wait: woken by events newer than {@code after}. */
-  private record Wait(CompletableFuture<Boolean> future, long after) {}
-
-  /** {@code maxWait} in nanoseconds, saturated (the shared registry's rule: centuries are fine). */
-  private static long waitNanos(Duration maxWait) {
-    return maxWait.compareTo(Duration.ofNanos(LeaseRounding.FOREVER)) >= 0
-        ? LeaseRounding.FOREVER
-        : maxWait.toNanos();
+    waits.close();
   }
 }

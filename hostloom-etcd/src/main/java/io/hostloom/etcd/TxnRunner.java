@@ -1,0 +1,145 @@
+package io.hostloom.etcd;
+
+import io.etcd.jetcd.Lease;
+import io.etcd.jetcd.kv.TxnResponse;
+import io.hostloom.locking.spi.LockBackendException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import java.util.function.LongConsumer;
+import java.util.function.Supplier;
+
+/**
+ * Runs the backend's operations against etcd, each bounded by the command timeout: an operation
+ * grants its etcd lease first (when it writes one), then sends its one transaction at most once,
+ * and only if the timeout has not passed yet. Whether the transaction was sent decides the failure
+ * kind ({@link EtcdFailures}): {@code UNAVAILABLE} when it was never sent (it never will be),
+ * {@code TIMEOUT} when it was sent and no answer came in time.
+ */
+final class TxnRunner {
+  private static final int NEW = 0;
+  private static final int SENT = 1;
+  private static final int ABANDONED = 2;
+
+  private final Lease leases;
+  private final Duration commandTimeout;
+  private final ScheduledExecutorService timer;
+  private final BooleanSupplier closed;
+  private final LongConsumer revisionSeen;
+
+  /**
+   * @param revisionSeen told the revision of every transaction's answer, before its step runs
+   */
+  TxnRunner(
+      Lease leases,
+      Duration commandTimeout,
+      ScheduledExecutorService timer,
+      BooleanSupplier closed,
+      LongConsumer revisionSeen) {
+    this.leases = leases;
+    this.commandTimeout = commandTimeout;
+    this.timer = timer;
+    this.closed = closed;
+    this.revisionSeen = revisionSeen;
+  }
+
+  /** What an operation makes of its transaction's answer, given the lease it granted (0: none). */
+  @FunctionalInterface
+  interface Step<T> {
+    CompletableFuture<T> apply(long leaseId, TxnResponse response);
+  }
+
+  /**
+   * Runs one operation: grants a lease of {@code ttl} seconds first (none when 0), then sends the
+   * transaction {@code txn} makes for that lease, and completes with what {@code answer} makes of
+   * the response; fails with a {@link LockBackendException} of the kind the state decides.
+   */
+  <T> CompletableFuture<T> run(
+      String operation,
+      long ttl,
+      Function<Long, CompletableFuture<TxnResponse>> txn,
+      Step<T> answer) {
+    if (closed.getAsBoolean()) {
+      return CompletableFuture.failedFuture(
+          LockBackendException.unavailable("etcd " + operation + ": backend closed", null));
+    }
+    AtomicInteger state = new AtomicInteger(NEW);
+    CompletableFuture<T> result = new CompletableFuture<>();
+    CompletableFuture<Long> lease =
+        ttl == 0
+            ? CompletableFuture.completedFuture(0L)
+            : call(() -> leases.grant(ttl)).thenApply(g -> g.getID());
+    lease
+        .thenCompose(
+            leaseId -> {
+              if (!state.compareAndSet(NEW, SENT)) {
+                revokeLater(leaseId);
+                return CompletableFuture.<T>failedFuture(new TimeoutException());
+              }
+              return call(() -> txn.apply(leaseId))
+                  .thenCompose(
+                      r -> {
+                        revisionSeen.accept(r.getHeader().getRevision());
+                        return answer.apply(leaseId, r);
+                      });
+            })
+        .whenComplete(
+            (v, e) -> {
+              if (e == null) {
+                result.complete(v);
+              } else {
+                result.completeExceptionally(EtcdFailures.map(operation, e, state.get() == SENT));
+              }
+            });
+    Runnable timeout =
+        () -> {
+          boolean neverSent = state.compareAndSet(NEW, ABANDONED);
+          String message = "etcd " + operation + " timed out after " + commandTimeout;
+          result.completeExceptionally(
+              neverSent
+                  ? LockBackendException.unavailable(message + " (never sent)", null)
+                  : LockBackendException.timeout(message, null));
+        };
+    ScheduledFuture<?> deadline;
+    try {
+      deadline = timer.schedule(timeout, commandTimeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException closedMeanwhile) {
+      // close() shut the timer down since the check above: SPI calls never throw, so the call
+      // still answers, bounded by the JDK's delayer (a call not yet sent is not sent at all)
+      if (state.compareAndSet(NEW, ABANDONED)) {
+        result.completeExceptionally(
+            LockBackendException.unavailable(
+                "etcd " + operation + ": backend closed", closedMeanwhile));
+      } else {
+        CompletableFuture.delayedExecutor(commandTimeout.toNanos(), TimeUnit.NANOSECONDS)
+            .execute(timeout);
+      }
+      return result;
+    }
+    result.whenComplete((v, e) -> deadline.cancel(false));
+    return result;
+  }
+
+  /** Revokes {@code leaseId} in the background (none when 0 or closed). */
+  void revokeLater(long leaseId) {
+    if (leaseId != 0 && !closed.getAsBoolean()) {
+      call(() -> leases.revoke(leaseId)); // cleanup only: an unrevoked lease runs out by itself
+    }
+  }
+
+  /** The future {@code c} makes, or a failed one when jetcd throws (it does on a closed client). */
+  static <T> CompletableFuture<T> call(Supplier<CompletableFuture<T>> c) {
+    try {
+      return c.get();
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+}
