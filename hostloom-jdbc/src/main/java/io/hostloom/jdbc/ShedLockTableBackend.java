@@ -1,0 +1,143 @@
+package io.hostloom.jdbc;
+
+import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.spi.support.BackendArguments;
+import io.hostloom.locking.spi.support.DelegatingLockBackend;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import javax.sql.DataSource;
+
+/**
+ * A {@link LockBackend} over ShedLock's own JDBC table ({@code shedlock}: {@code name}, {@code
+ * lock_until}, {@code locked_at}, {@code locked_by}) on PostgreSQL, so that during a rolling
+ * migration a node still on ShedLock's {@code JdbcTemplateLockProvider} and a HostLoom node exclude
+ * each other on the same job name. Opt-in and meant for the migration (see {@code
+ * docs/migrating.md}); afterwards use {@link JdbcLockBackend}'s own table, which carries what this
+ * layout cannot.
+ *
+ * <p><b>Rows.</b> The lock {@code name} is the backend key without {@link Builder#keyPrefix} (with
+ * {@code HostLoomLockProvider}: its {@code keyOf("")}). A grant writes {@code lock_until} = now +
+ * lease, {@code locked_at} = now and {@code locked_by} = the owner (a kernel token as a UUID);
+ * ShedLock's own update takes over a row only when {@code lock_until <= now}, so neither side takes
+ * a live lease of the other. A release sets {@code lock_until} to now and keeps the row, as
+ * ShedLock's unlock does. Every write is one statement conditioned on the row as read.
+ *
+ * <p><b>What the layout cannot carry</b> (the module README has the table): expiry is judged by the
+ * <em>database's</em> clock here, but by each ShedLock node's clock unless those nodes use {@code
+ * usingDbTime()}; the fencing token is {@code locked_at} in microseconds, increasing over the
+ * grants HostLoom makes but not across a grant by a ShedLock node whose clock lags; holder data
+ * must fit {@code locked_by} with the owner (255 characters in ShedLock's DDL); ShedLock's
+ * client-time unlock is not owner-checked, so a ShedLock node that overran {@code lockAtMostFor}
+ * can end the lease of whoever holds the name next (as among ShedLock nodes).
+ *
+ * <p><b>Calls.</b> As {@link JdbcLockBackend}: JDBC on the backend's own workers, every future
+ * bounded by the command timeout, failures {@code UNAVAILABLE} (never sent), {@code TIMEOUT} (sent,
+ * no answer), {@code OTHER} (including a name longer than the {@code name} column). Round trips:
+ * acquire of a free name 1, extend, release and replace 2 (read, conditional write), read 1. {@link
+ * #close()} stops the threads, never the {@code DataSource}.
+ */
+public final class ShedLockTableBackend extends DelegatingLockBackend implements AutoCloseable {
+  /** ShedLock's default table name. */
+  public static final String DEFAULT_TABLE = "shedlock";
+
+  private final LayoutBackendCore core;
+  private final String table;
+
+  private ShedLockTableBackend(Builder b) {
+    this.table = b.table;
+    String prefix = b.keyPrefix;
+    RowLayout layout =
+        new RowLayout(
+            b.table,
+            List.of("name"),
+            key -> List.of(nameOf(prefix, key)),
+            "locked_by",
+            "locked_at",
+            "lock_until");
+    this.core = new LayoutBackendCore(name(), b.dataSource, layout, b.commandTimeout, b.threads);
+  }
+
+  /** A builder over {@code dataSource} (a connection pool) and ShedLock's table. */
+  public static Builder builder(DataSource dataSource) {
+    return new Builder(dataSource);
+  }
+
+  private static String nameOf(String prefix, String key) {
+    if (!key.startsWith(prefix) || key.length() == prefix.length()) {
+      throw new IllegalArgumentException(
+          "key must be the prefix \"" + prefix + "\" and a ShedLock name but was \"" + key + "\"");
+    }
+    return key.substring(prefix.length());
+  }
+
+  @Override
+  protected LockBackend delegate() {
+    return core;
+  }
+
+  @Override
+  public String name() {
+    return "shedlock-table";
+  }
+
+  /** Stops the backend's threads (at most the command timeout); not the {@code DataSource}. */
+  @Override
+  public void close() {
+    core.close();
+  }
+
+  @Override
+  public String toString() {
+    return "ShedLockTableBackend[table=" + table + "]";
+  }
+
+  /** Options of a {@link ShedLockTableBackend}; every setter checks its value. */
+  public static final class Builder {
+    private final DataSource dataSource;
+    private String table = DEFAULT_TABLE;
+    private String keyPrefix = "";
+    private Duration commandTimeout = JdbcLockBackend.DEFAULT_COMMAND_TIMEOUT;
+    private int threads = JdbcLockBackend.DEFAULT_EXECUTOR_THREADS;
+
+    private Builder(DataSource dataSource) {
+      this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+    }
+
+    /** The table ShedLock's provider was given; default {@value #DEFAULT_TABLE}, unquoted. */
+    public Builder table(String table) {
+      this.table = LockTable.checkIdentifier("table", table);
+      return this;
+    }
+
+    /**
+     * What precedes the ShedLock name in every backend key; default {@code ""} (the key is the
+     * name). With {@code HostLoomLockProvider} over a lock: {@code provider.keyOf("")}. Keys
+     * without it are rejected with {@link IllegalArgumentException}.
+     */
+    public Builder keyPrefix(String keyPrefix) {
+      this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
+      return this;
+    }
+
+    /** Bound on one whole operation; default {@link JdbcLockBackend#DEFAULT_COMMAND_TIMEOUT}. */
+    public Builder commandTimeout(Duration commandTimeout) {
+      this.commandTimeout = BackendArguments.positive("commandTimeout", commandTimeout);
+      return this;
+    }
+
+    /** Worker threads; default {@link JdbcLockBackend#DEFAULT_EXECUTOR_THREADS}. */
+    public Builder executorThreads(int threads) {
+      if (threads < 1 || threads > 1024) {
+        throw new IllegalArgumentException(
+            "executorThreads must be between 1 and 1024 but was " + threads);
+      }
+      this.threads = threads;
+      return this;
+    }
+
+    public ShedLockTableBackend build() {
+      return new ShedLockTableBackend(this);
+    }
+  }
+}
