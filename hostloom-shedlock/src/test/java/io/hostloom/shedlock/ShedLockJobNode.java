@@ -1,0 +1,101 @@
+package io.hostloom.shedlock;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.hostloom.jdbc.JdbcLockBackend;
+import io.hostloom.jdbc.ShedLockTableBackend;
+import io.hostloom.locking.DistributedLock;
+import io.hostloom.locking.LockingOptions;
+import io.hostloom.testkit.migration.MigrationRun;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.LockProvider;
+import net.javacrumbs.shedlock.core.SimpleLock;
+import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * One node of {@link ShedLockRollingMigrationTest}, in a JVM of its own: the job {@code report-job}
+ * on ShedLock's {@code LockProvider} contract, through the provider its kind names.
+ *
+ * <p>Arguments: {@code kind jdbcUrl node ledger periodMillis occurrences}; kinds: {@code shedlock}
+ * (ShedLock's {@code JdbcTemplateLockProvider}, DB time), {@code compat} ({@code
+ * HostLoomLockProvider} over {@link ShedLockTableBackend}), {@code own} ({@code
+ * HostLoomLockProvider} over HostLoom's own table), {@code unlocked} (grants everything).
+ */
+public final class ShedLockJobNode {
+  static final String TABLE = "shedlock";
+  static final String JOB = "report-job";
+
+  private ShedLockJobNode() {}
+
+  public static void main(String[] args) throws Exception {
+    String kind = args[0];
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(args[1]);
+    config.setMaximumPoolSize(4);
+    Duration period = Duration.ofMillis(Long.parseLong(args[4]));
+    try (HikariDataSource ds = new HikariDataSource(config)) {
+      LockProvider provider = provider(kind, ds);
+      LockConfiguration warmUp =
+          new LockConfiguration(Instant.now(), "warm-up-" + args[2], period, Duration.ZERO);
+      provider.lock(warmUp).ifPresent(SimpleLock::unlock); // first statements before the start
+      MigrationRun.serve(
+          args[2],
+          Path.of(args[3]),
+          period,
+          Integer.parseInt(args[5]),
+          (occurrence, job) -> {
+            Optional<SimpleLock> lock =
+                provider.lock(
+                    new LockConfiguration(
+                        Instant.now(),
+                        JOB,
+                        Duration.ofSeconds(30),
+                        period.multipliedBy(3).dividedBy(4)));
+            if (lock.isEmpty()) {
+              return false;
+            }
+            try {
+              job.run();
+            } finally {
+              lock.get().unlock();
+            }
+            return true;
+          });
+    }
+    System.exit(0); // the kernel's and the pool's daemon threads need no orderly end here
+  }
+
+  // region compat-provider
+  static LockProvider provider(String kind, javax.sql.DataSource dataSource) {
+    switch (kind) {
+      case "shedlock": // a node not migrated yet: ShedLock's own provider, on the database's clock
+        return new JdbcTemplateLockProvider(
+            JdbcTemplateLockProvider.Configuration.builder()
+                .withJdbcTemplate(new JdbcTemplate(dataSource))
+                .withTableName(TABLE)
+                .usingDbTime()
+                .build());
+      case "compat": // a HostLoom node on ShedLock's table
+        ShedLockTableBackend backend =
+            ShedLockTableBackend.builder(dataSource)
+                .table(TABLE)
+                .keyPrefix("jobs:lock:" + HostLoomLockProvider.KEY_PREFIX)
+                .build();
+        return new HostLoomLockProvider(DistributedLock.create(LockingOptions.of("jobs"), backend));
+      case "own": // a HostLoom node on HostLoom's own table: does not see the old nodes
+        JdbcLockBackend own =
+            JdbcLockBackend.builder(dataSource).createTableIfMissing(true).build();
+        return new HostLoomLockProvider(DistributedLock.create(LockingOptions.of("jobs"), own));
+      case "unlocked":
+        return config -> Optional.of(() -> {});
+      default:
+        throw new IllegalArgumentException("unknown kind " + kind);
+    }
+  }
+  // endregion
+}
