@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.regex.Pattern;
 import javax.sql.DataSource;
 
 /**
@@ -45,6 +46,10 @@ public final class IntLockTableBackend extends DelegatingLockBackend implements 
   /** Spring Integration's default region. */
   public static final String DEFAULT_REGION = "DEFAULT";
 
+  private static final Pattern UUID_FORM =
+      Pattern.compile(
+          "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+
   private final LayoutBackendCore core;
   private final String table;
   private final String region;
@@ -58,7 +63,9 @@ public final class IntLockTableBackend extends DelegatingLockBackend implements 
         new RowLayout(
             table,
             List.of("REGION", "LOCK_KEY"),
-            key -> List.of(r, lockKeyOf(lockKey(keyPrefix, key))),
+            key ->
+                List.of(
+                    r, lockKeyOf(LayoutBackendCore.withoutPrefix(keyPrefix, key, "a lock key"))),
             "CLIENT_ID",
             "CREATED_DATE",
             "EXPIRED_AFTER");
@@ -72,25 +79,15 @@ public final class IntLockTableBackend extends DelegatingLockBackend implements 
 
   /**
    * The {@code LOCK_KEY} of a Spring Integration lock key: {@code JdbcLockRegistry}'s mapping
-   * ({@code UUIDConverter.getUUID}): the key itself when it parses as a UUID, else the name-based
-   * (type 3) UUID of its UTF-8 bytes.
+   * ({@code UUIDConverter.getUUID}): the key itself, in lower case, when it is written as a UUID
+   * ({@code 8-4-4-4-12} hex digits), else the name-based (type 3) UUID of its UTF-8 bytes.
    */
   public static String lockKeyOf(String lockKey) {
-    UUID uuid;
-    try {
-      uuid = UUID.fromString(lockKey);
-    } catch (IllegalArgumentException e) {
-      uuid = UUID.nameUUIDFromBytes(lockKey.getBytes(StandardCharsets.UTF_8));
-    }
+    UUID uuid =
+        UUID_FORM.matcher(lockKey).matches()
+            ? UUID.fromString(lockKey)
+            : UUID.nameUUIDFromBytes(lockKey.getBytes(StandardCharsets.UTF_8));
     return uuid.toString();
-  }
-
-  private static String lockKey(String prefix, String key) {
-    if (!key.startsWith(prefix) || key.length() == prefix.length()) {
-      throw new IllegalArgumentException(
-          "key must be the prefix \"" + prefix + "\" and a lock key but was \"" + key + "\"");
-    }
-    return key.substring(prefix.length());
   }
 
   @Override
@@ -162,11 +159,7 @@ public final class IntLockTableBackend extends DelegatingLockBackend implements 
 
     /** Worker threads; default {@link JdbcLockBackend#DEFAULT_EXECUTOR_THREADS}. */
     public Builder executorThreads(int threads) {
-      if (threads < 1 || threads > 1024) {
-        throw new IllegalArgumentException(
-            "executorThreads must be between 1 and 1024 but was " + threads);
-      }
-      this.threads = threads;
+      this.threads = LayoutBackendCore.checkThreads(threads);
       return this;
     }
 

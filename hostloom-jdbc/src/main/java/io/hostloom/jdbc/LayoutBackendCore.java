@@ -101,6 +101,24 @@ final class LayoutBackendCore extends DelegatingLockBackend implements AutoClose
     layout.keyValues().apply(key).forEach(v -> TimestampRowStore.storable("key", v));
   }
 
+  /** The part of {@code key} after {@code prefix}, the old library's name of the lock. */
+  static String withoutPrefix(String prefix, String key, String what) {
+    if (!key.startsWith(prefix) || key.length() == prefix.length()) {
+      throw new IllegalArgumentException(
+          "key must be the prefix \"" + prefix + "\" and " + what + " but was \"" + key + "\"");
+    }
+    return key.substring(prefix.length());
+  }
+
+  /** A builder's worker count. */
+  static int checkThreads(int threads) {
+    if (threads < 1 || threads > 1024) {
+      throw new IllegalArgumentException(
+          "executorThreads must be between 1 and 1024 but was " + threads);
+    }
+    return threads;
+  }
+
   /** Stops the threads after at most the command timeout for calls in flight. Idempotent. */
   @Override
   public void close() {

@@ -34,8 +34,9 @@ import javax.sql.DataSource;
  * <p><b>Calls.</b> As {@link JdbcLockBackend}: JDBC on the backend's own workers, every future
  * bounded by the command timeout, failures {@code UNAVAILABLE} (never sent), {@code TIMEOUT} (sent,
  * no answer), {@code OTHER} (including a name longer than the {@code name} column). Round trips:
- * acquire of a free name 1, extend, release and replace 2 (read, conditional write), read 1. {@link
- * #close()} stops the threads, never the {@code DataSource}.
+ * acquire 1 with no row, 3 once the row exists (insert, read, conditional update), 2 when refused;
+ * extend, release and replace 2 (read, conditional write); read 1. {@link #close()} stops the
+ * threads, never the {@code DataSource}.
  */
 public final class ShedLockTableBackend extends DelegatingLockBackend implements AutoCloseable {
   /** ShedLock's default table name. */
@@ -51,7 +52,7 @@ public final class ShedLockTableBackend extends DelegatingLockBackend implements
         new RowLayout(
             b.table,
             List.of("name"),
-            key -> List.of(nameOf(prefix, key)),
+            key -> List.of(LayoutBackendCore.withoutPrefix(prefix, key, "a ShedLock name")),
             "locked_by",
             "locked_at",
             "lock_until");
@@ -61,14 +62,6 @@ public final class ShedLockTableBackend extends DelegatingLockBackend implements
   /** A builder over {@code dataSource} (a connection pool) and ShedLock's table. */
   public static Builder builder(DataSource dataSource) {
     return new Builder(dataSource);
-  }
-
-  private static String nameOf(String prefix, String key) {
-    if (!key.startsWith(prefix) || key.length() == prefix.length()) {
-      throw new IllegalArgumentException(
-          "key must be the prefix \"" + prefix + "\" and a ShedLock name but was \"" + key + "\"");
-    }
-    return key.substring(prefix.length());
   }
 
   @Override
@@ -128,11 +121,7 @@ public final class ShedLockTableBackend extends DelegatingLockBackend implements
 
     /** Worker threads; default {@link JdbcLockBackend#DEFAULT_EXECUTOR_THREADS}. */
     public Builder executorThreads(int threads) {
-      if (threads < 1 || threads > 1024) {
-        throw new IllegalArgumentException(
-            "executorThreads must be between 1 and 1024 but was " + threads);
-      }
-      this.threads = threads;
+      this.threads = LayoutBackendCore.checkThreads(threads);
       return this;
     }
 

@@ -2,29 +2,23 @@ package io.hostloom.shedlock;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.hostloom.jdbc.JdbcLockBackend;
-import io.hostloom.jdbc.ShedLockTableBackend;
-import io.hostloom.locking.DistributedLock;
-import io.hostloom.locking.LockingOptions;
 import io.hostloom.testkit.migration.MigrationRun;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import javax.sql.DataSource;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.core.SimpleLock;
-import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
-import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * One node of {@link ShedLockRollingMigrationTest}, in a JVM of its own: the job {@code report-job}
  * on ShedLock's {@code LockProvider} contract, through the provider its kind names.
  *
  * <p>Arguments: {@code kind jdbcUrl node ledger periodMillis occurrences}; kinds: {@code shedlock}
- * (ShedLock's {@code JdbcTemplateLockProvider}, DB time), {@code compat} ({@code
- * HostLoomLockProvider} over {@link ShedLockTableBackend}), {@code own} ({@code
- * HostLoomLockProvider} over HostLoom's own table), {@code unlocked} (grants everything).
+ * (ShedLock's {@code JdbcTemplateLockProvider}, DB time), {@code compat}, {@code bridge}, {@code
+ * own} (the steps of {@link ShedLockMigrationConfig}), {@code unlocked} (grants everything).
  */
 public final class ShedLockJobNode {
   static final String TABLE = "shedlock";
@@ -41,7 +35,8 @@ public final class ShedLockJobNode {
     try (HikariDataSource ds = new HikariDataSource(config)) {
       LockProvider provider = provider(kind, ds);
       LockConfiguration warmUp =
-          new LockConfiguration(Instant.now(), "warm-up-" + args[2], period, Duration.ZERO);
+          new LockConfiguration(
+              Instant.now(), "warm-up-" + args[2], Duration.ofSeconds(30), Duration.ZERO);
       provider.lock(warmUp).ifPresent(SimpleLock::unlock); // first statements before the start
       MigrationRun.serve(
           args[2],
@@ -70,32 +65,14 @@ public final class ShedLockJobNode {
     System.exit(0); // the kernel's and the pool's daemon threads need no orderly end here
   }
 
-  // region compat-provider
-  static LockProvider provider(String kind, javax.sql.DataSource dataSource) {
-    switch (kind) {
-      case "shedlock": // a node not migrated yet: ShedLock's own provider, on the database's clock
-        return new JdbcTemplateLockProvider(
-            JdbcTemplateLockProvider.Configuration.builder()
-                .withJdbcTemplate(new JdbcTemplate(dataSource))
-                .withTableName(TABLE)
-                .usingDbTime()
-                .build());
-      case "compat": // a HostLoom node on ShedLock's table
-        ShedLockTableBackend backend =
-            ShedLockTableBackend.builder(dataSource)
-                .table(TABLE)
-                .keyPrefix("jobs:lock:" + HostLoomLockProvider.KEY_PREFIX)
-                .build();
-        return new HostLoomLockProvider(DistributedLock.create(LockingOptions.of("jobs"), backend));
-      case "own": // a HostLoom node on HostLoom's own table: does not see the old nodes
-        JdbcLockBackend own =
-            JdbcLockBackend.builder(dataSource).createTableIfMissing(true).build();
-        return new HostLoomLockProvider(DistributedLock.create(LockingOptions.of("jobs"), own));
-      case "unlocked":
-        return config -> Optional.of(() -> {});
-      default:
-        throw new IllegalArgumentException("unknown kind " + kind);
-    }
+  static LockProvider provider(String kind, DataSource dataSource) {
+    return switch (kind) {
+      case "shedlock" -> ShedLockMigrationConfig.shedLock(dataSource);
+      case "compat" -> ShedLockMigrationConfig.compat(dataSource);
+      case "bridge" -> ShedLockMigrationConfig.bridge(dataSource);
+      case "own" -> ShedLockMigrationConfig.own(dataSource);
+      case "unlocked" -> config -> Optional.of(() -> {});
+      default -> throw new IllegalArgumentException("unknown kind " + kind);
+    };
   }
-  // endregion
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.hostloom.jdbc.CompatTables;
+import io.hostloom.jdbc.JdbcLockBackend;
 import io.hostloom.jdbc.PostgresTestServer;
 import io.hostloom.testkit.migration.MigrationRun;
 import io.hostloom.testkit.migration.OccurrenceLedger;
@@ -23,8 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
  * through ShedLock's own {@code JdbcTemplateLockProvider}, another through {@code
  * HostLoomLockProvider} over {@code ShedLockTableBackend}, on ShedLock's table as ShedLock's README
  * creates it; every occurrence fires on both at once and the ledger shows it ran at most once, and
- * that both nodes ran some. The self-checks show the same run with no lock, and with HostLoom on
- * its own table, does run occurrences twice.
+ * that both nodes ran some; so do the later steps of docs/migrating.md (step 1 with step 2, step 2
+ * with step 3, {@link ShedLockMigrationConfig}). The self-checks show the same run with no lock,
+ * and with HostLoom on its own table, does run occurrences twice.
  */
 class ShedLockRollingMigrationTest {
   private static final Duration PERIOD = Duration.ofMillis(400);
@@ -45,6 +47,7 @@ class ShedLockRollingMigrationTest {
     config.setMaximumPoolSize(2);
     pool = new HikariDataSource(config);
     CompatTables.shedLock(pool, ShedLockJobNode.TABLE, false);
+    JdbcLockBackend.builder(pool).createTableIfMissing(true).build().close(); // for steps 2 and 3
   }
 
   @AfterAll
@@ -61,6 +64,16 @@ class ShedLockRollingMigrationTest {
   void aShedLockNodeAndAHostLoomNodeOnShedLocksTableRunEachOccurrenceAtMostOnce() throws Exception {
     OccurrenceLedger.Verdict v = run("shedlock", "compat");
     v.assertExclusiveAndShared(List.of("old", "new"));
+  }
+
+  @Test
+  void aStep1NodeAndAStep2NodeRunEachOccurrenceAtMostOnce() throws Exception {
+    run("compat", "bridge").assertExclusiveAndShared(List.of("old", "new"));
+  }
+
+  @Test
+  void aStep2NodeAndAStep3NodeRunEachOccurrenceAtMostOnce() throws Exception {
+    run("bridge", "own").assertExclusiveAndShared(List.of("old", "new"));
   }
 
   @Test
