@@ -1,10 +1,8 @@
 package io.hostloom.jdbc;
 
 import io.hostloom.locking.spi.LockBackend;
-import io.hostloom.locking.spi.support.BackendArguments;
 import io.hostloom.locking.spi.support.DelegatingLockBackend;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
@@ -69,7 +67,7 @@ public final class IntLockTableBackend extends DelegatingLockBackend implements 
             "CLIENT_ID",
             "CREATED_DATE",
             "EXPIRED_AFTER");
-    this.core = new LayoutBackendCore(name(), b.dataSource, layout, b.commandTimeout, b.threads);
+    this.core = b.core(name(), layout);
   }
 
   /** A builder over {@code dataSource} (a connection pool) and Spring Integration's table. */
@@ -112,16 +110,12 @@ public final class IntLockTableBackend extends DelegatingLockBackend implements 
   }
 
   /** Options of an {@link IntLockTableBackend}; every setter checks its value. */
-  public static final class Builder {
-    private final DataSource dataSource;
+  public static final class Builder extends LayoutBuilder<Builder> {
     private String prefix = DEFAULT_PREFIX;
     private String region = DEFAULT_REGION;
-    private String keyPrefix = "";
-    private Duration commandTimeout = JdbcLockBackend.DEFAULT_COMMAND_TIMEOUT;
-    private int threads = JdbcLockBackend.DEFAULT_EXECUTOR_THREADS;
 
     private Builder(DataSource dataSource) {
-      this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+      super(dataSource);
     }
 
     /** {@code DefaultLockRepository.setPrefix}: the table is the prefix + {@code LOCK}. */
@@ -142,24 +136,8 @@ public final class IntLockTableBackend extends DelegatingLockBackend implements 
       return this;
     }
 
-    /**
-     * What precedes the Spring Integration lock key in every backend key; default {@code ""}. Keys
-     * without it are rejected with {@link IllegalArgumentException}.
-     */
-    public Builder keyPrefix(String keyPrefix) {
-      this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
-      return this;
-    }
-
-    /** Bound on one whole operation; default {@link JdbcLockBackend#DEFAULT_COMMAND_TIMEOUT}. */
-    public Builder commandTimeout(Duration commandTimeout) {
-      this.commandTimeout = BackendArguments.positive("commandTimeout", commandTimeout);
-      return this;
-    }
-
-    /** Worker threads; default {@link JdbcLockBackend#DEFAULT_EXECUTOR_THREADS}. */
-    public Builder executorThreads(int threads) {
-      this.threads = LayoutBackendCore.checkThreads(threads);
+    @Override
+    Builder self() {
       return this;
     }
 

@@ -110,15 +110,6 @@ final class LayoutBackendCore extends DelegatingLockBackend implements AutoClose
     return key.substring(prefix.length());
   }
 
-  /** A builder's worker count. */
-  static int checkThreads(int threads) {
-    if (threads < 1 || threads > 1024) {
-      throw new IllegalArgumentException(
-          "executorThreads must be between 1 and 1024 but was " + threads);
-    }
-    return threads;
-  }
-
   /** Stops the threads after at most the command timeout for calls in flight. Idempotent. */
   @Override
   public void close() {

@@ -1,11 +1,8 @@
 package io.hostloom.jdbc;
 
 import io.hostloom.locking.spi.LockBackend;
-import io.hostloom.locking.spi.support.BackendArguments;
 import io.hostloom.locking.spi.support.DelegatingLockBackend;
-import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import javax.sql.DataSource;
 
 /**
@@ -56,7 +53,7 @@ public final class ShedLockTableBackend extends DelegatingLockBackend implements
             "locked_by",
             "locked_at",
             "lock_until");
-    this.core = new LayoutBackendCore(name(), b.dataSource, layout, b.commandTimeout, b.threads);
+    this.core = b.core(name(), layout);
   }
 
   /** A builder over {@code dataSource} (a connection pool) and ShedLock's table. */
@@ -86,15 +83,11 @@ public final class ShedLockTableBackend extends DelegatingLockBackend implements
   }
 
   /** Options of a {@link ShedLockTableBackend}; every setter checks its value. */
-  public static final class Builder {
-    private final DataSource dataSource;
+  public static final class Builder extends LayoutBuilder<Builder> {
     private String table = DEFAULT_TABLE;
-    private String keyPrefix = "";
-    private Duration commandTimeout = JdbcLockBackend.DEFAULT_COMMAND_TIMEOUT;
-    private int threads = JdbcLockBackend.DEFAULT_EXECUTOR_THREADS;
 
     private Builder(DataSource dataSource) {
-      this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+      super(dataSource);
     }
 
     /** The table ShedLock's provider was given; default {@value #DEFAULT_TABLE}, unquoted. */
@@ -103,25 +96,8 @@ public final class ShedLockTableBackend extends DelegatingLockBackend implements
       return this;
     }
 
-    /**
-     * What precedes the ShedLock name in every backend key; default {@code ""} (the key is the
-     * name). With {@code HostLoomLockProvider} over a lock: {@code provider.keyOf("")}. Keys
-     * without it are rejected with {@link IllegalArgumentException}.
-     */
-    public Builder keyPrefix(String keyPrefix) {
-      this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
-      return this;
-    }
-
-    /** Bound on one whole operation; default {@link JdbcLockBackend#DEFAULT_COMMAND_TIMEOUT}. */
-    public Builder commandTimeout(Duration commandTimeout) {
-      this.commandTimeout = BackendArguments.positive("commandTimeout", commandTimeout);
-      return this;
-    }
-
-    /** Worker threads; default {@link JdbcLockBackend#DEFAULT_EXECUTOR_THREADS}. */
-    public Builder executorThreads(int threads) {
-      this.threads = LayoutBackendCore.checkThreads(threads);
+    @Override
+    Builder self() {
       return this;
     }
 

@@ -104,55 +104,16 @@ final class TimestampRowStore implements VersionedRecordStore<TimestampRowStore.
             + MICROS
             + ") ON CONFLICT DO NOTHING RETURNING "
             + at;
-    this.grantSql =
-        "UPDATE "
-            + t
-            + " SET "
-            + by
-            + " = ?, "
-            + at
-            + " = GREATEST("
-            + NOW
-            + ", "
-            + at
-            + " + INTERVAL '1 microsecond'), "
-            + until
-            + " = "
-            + NOW
-            + " + ?"
-            + MICROS
-            + " WHERE "
-            + version
-            + " RETURNING "
-            + at;
-    this.extendSql =
-        "UPDATE "
-            + t
-            + " SET "
-            + by
-            + " = ?, "
-            + until
-            + " = "
-            + NOW
-            + " + ?"
-            + MICROS
-            + " WHERE "
-            + version
-            + " RETURNING "
-            + at;
-    this.releaseSql =
-        "UPDATE "
-            + t
-            + " SET "
-            + until
-            + " = LEAST("
-            + until
-            + ", "
-            + NOW
-            + ") WHERE "
-            + version
-            + " RETURNING "
-            + at;
+    String newExpiry = until + " = " + NOW + " + ?" + MICROS;
+    String later = "GREATEST(" + NOW + ", " + at + " + INTERVAL '1 microsecond')";
+    this.grantSql = update(t, by + " = ?, " + at + " = " + later + ", " + newExpiry, version, at);
+    this.extendSql = update(t, by + " = ?, " + newExpiry, version, at);
+    this.releaseSql = update(t, until + " = LEAST(" + until + ", " + NOW + ")", version, at);
+  }
+
+  /** A conditional update of the row as read, answering the grant time it leaves. */
+  private static String update(String table, String set, String version, String at) {
+    return "UPDATE " + table + " SET " + set + " WHERE " + version + " RETURNING " + at;
   }
 
   @Override

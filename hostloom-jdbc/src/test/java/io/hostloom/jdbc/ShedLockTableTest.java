@@ -115,6 +115,36 @@ class ShedLockTableTest {
             LockBackendException.class, e -> assertThat(e.kind()).isEqualTo(LockFailureKind.OTHER));
   }
 
+  @Test
+  void roundTripsPerOperationAsTheReadmeSays() throws Exception {
+    CountingDataSource counting = new CountingDataSource(TestDatabase.pool());
+    try (ShedLockTableBackend b =
+        ShedLockTableBackend.builder(counting).table(TABLE).keyPrefix(PREFIX).build()) {
+      String key = PREFIX + name;
+      String a = owner();
+      assertThat(statements(counting, () -> get(b.acquire(key, a, "", LEASE)))).isOne();
+      assertThat(statements(counting, () -> get(b.acquire(key, owner(), "", LEASE))))
+          .as("refused")
+          .isEqualTo(2);
+      assertThat(statements(counting, () -> get(b.extend(key, a, LEASE)))).isEqualTo(2);
+      assertThat(statements(counting, () -> get(b.read(key)))).isOne();
+      assertThat(statements(counting, () -> get(b.release(key, a)))).isEqualTo(2);
+      assertThat(statements(counting, () -> get(b.acquire(key, a, "", LEASE))))
+          .as("acquire of a released row")
+          .isEqualTo(3);
+    }
+  }
+
+  private interface Call {
+    Object run() throws Exception;
+  }
+
+  private static long statements(CountingDataSource counting, Call call) throws Exception {
+    counting.reset();
+    Object unused = call.run();
+    return counting.executions();
+  }
+
   private record Row(String lockedBy, LocalDateTime lockedAt, LocalDateTime lockUntil) {}
 
   private static Row row(String name) throws SQLException {

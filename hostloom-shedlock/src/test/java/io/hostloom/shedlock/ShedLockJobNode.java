@@ -3,7 +3,6 @@ package io.hostloom.shedlock;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.hostloom.testkit.migration.MigrationRun;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -16,9 +15,10 @@ import net.javacrumbs.shedlock.core.SimpleLock;
  * One node of {@link ShedLockRollingMigrationTest}, in a JVM of its own: the job {@code report-job}
  * on ShedLock's {@code LockProvider} contract, through the provider its kind names.
  *
- * <p>Arguments: {@code kind jdbcUrl node ledger periodMillis occurrences}; kinds: {@code shedlock}
- * (ShedLock's {@code JdbcTemplateLockProvider}, DB time), {@code compat}, {@code bridge}, {@code
- * own} (the steps of {@link ShedLockMigrationConfig}), {@code unlocked} (grants everything).
+ * <p>Arguments: {@code kind node ledger periodMillis occurrences jdbcUrl} ({@link
+ * MigrationRun#pair}); kinds: {@code shedlock} (ShedLock's {@code JdbcTemplateLockProvider}, DB
+ * time), {@code compat}, {@code bridge}, {@code own} (the steps of {@link
+ * ShedLockMigrationConfig}), {@code unlocked} (grants everything).
  */
 public final class ShedLockJobNode {
   static final String TABLE = "shedlock";
@@ -29,20 +29,17 @@ public final class ShedLockJobNode {
   public static void main(String[] args) throws Exception {
     String kind = args[0];
     HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(args[1]);
+    config.setJdbcUrl(args[5]);
     config.setMaximumPoolSize(4);
-    Duration period = Duration.ofMillis(Long.parseLong(args[4]));
+    Duration period = Duration.ofMillis(Long.parseLong(args[3]));
     try (HikariDataSource ds = new HikariDataSource(config)) {
       LockProvider provider = provider(kind, ds);
       LockConfiguration warmUp =
           new LockConfiguration(
-              Instant.now(), "warm-up-" + args[2], Duration.ofSeconds(30), Duration.ZERO);
+              Instant.now(), "warm-up-" + args[1], Duration.ofSeconds(30), Duration.ZERO);
       provider.lock(warmUp).ifPresent(SimpleLock::unlock); // first statements before the start
       MigrationRun.serve(
-          args[2],
-          Path.of(args[3]),
-          period,
-          Integer.parseInt(args[5]),
+          args,
           (occurrence, job) -> {
             Optional<SimpleLock> lock =
                 provider.lock(

@@ -2,18 +2,12 @@ package io.hostloom.shedlock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
-import io.hostloom.jdbc.CompatTables;
-import io.hostloom.jdbc.JdbcLockBackend;
-import io.hostloom.jdbc.PostgresTestServer;
+import io.hostloom.jdbc.CompatDatabase;
 import io.hostloom.testkit.migration.MigrationRun;
 import io.hostloom.testkit.migration.OccurrenceLedger;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,32 +25,19 @@ import org.junit.jupiter.api.io.TempDir;
 class ShedLockRollingMigrationTest {
   private static final Duration PERIOD = Duration.ofMillis(400);
   private static final int OCCURRENCES = 12;
-  private static final Duration TIMEOUT = Duration.ofSeconds(90);
-
-  private static PostgresTestServer server;
-  private static HikariDataSource pool;
+  private static CompatDatabase db;
 
   @TempDir Path dir;
 
   @BeforeAll
   static void startDatabase() {
-    server = PostgresTestServer.startNew("shedlock-compat", false);
-    server.createDatabase("jobs");
-    HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(server.jdbcUrl("jobs"));
-    config.setMaximumPoolSize(2);
-    pool = new HikariDataSource(config);
-    CompatTables.shedLock(pool, ShedLockJobNode.TABLE, false);
-    JdbcLockBackend.builder(pool).createTableIfMissing(true).build().close(); // for steps 2 and 3
+    db = CompatDatabase.withShedLockTable("shedlock-compat");
   }
 
   @AfterAll
   static void stopDatabase() {
-    if (pool != null) {
-      pool.close();
-    }
-    if (server != null) {
-      server.close();
+    if (db != null) {
+      db.close();
     }
   }
 
@@ -87,20 +68,7 @@ class ShedLockRollingMigrationTest {
   }
 
   private OccurrenceLedger.Verdict run(String oldKind, String newKind) throws Exception {
-    Path ledger = dir.resolve("ledger");
-    Map<String, List<String>> nodes = new LinkedHashMap<>();
-    nodes.put("old", args(oldKind, "old", ledger));
-    nodes.put("new", args(newKind, "new", ledger));
-    return MigrationRun.run(ShedLockJobNode.class, dir, ledger, nodes, TIMEOUT);
-  }
-
-  private static List<String> args(String kind, String node, Path ledger) {
-    return List.of(
-        kind,
-        server.jdbcUrl("jobs"),
-        node,
-        ledger.toString(),
-        Long.toString(PERIOD.toMillis()),
-        Integer.toString(OCCURRENCES));
+    return MigrationRun.pair(
+        ShedLockJobNode.class, dir, oldKind, newKind, PERIOD, OCCURRENCES, List.of(db.jdbcUrl()));
   }
 }

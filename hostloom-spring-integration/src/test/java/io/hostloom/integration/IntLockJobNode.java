@@ -4,8 +4,6 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.hostloom.testkit.migration.MigrationRun;
 import io.hostloom.testkit.migration.OccurrenceSchedule;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.locks.Lock;
 import javax.sql.DataSource;
 import org.springframework.integration.support.locks.LockRegistry;
@@ -14,9 +12,9 @@ import org.springframework.integration.support.locks.LockRegistry;
  * One node of {@link IntLockRollingMigrationTest}, in a JVM of its own: the job {@code report-job}
  * guarded by {@code registry.obtain("report-job").tryLock()}, through the step its kind names.
  *
- * <p>Arguments: {@code kind jdbcUrl node ledger periodMillis occurrences}; kinds: {@code spring},
- * {@code compat}, {@code bridge}, {@code own} (the steps of {@link IntLockMigrationConfig}), {@code
- * unlocked} (no lock).
+ * <p>Arguments: {@code kind node ledger periodMillis occurrences jdbcUrl} ({@link
+ * MigrationRun#pair}); kinds: {@code spring}, {@code compat}, {@code bridge}, {@code own} (the
+ * steps of {@link IntLockMigrationConfig}), {@code unlocked} (no lock).
  */
 public final class IntLockJobNode {
   static final String JOB = "report-job";
@@ -25,17 +23,12 @@ public final class IntLockJobNode {
 
   public static void main(String[] args) throws Exception {
     HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(args[1]);
+    config.setJdbcUrl(args[5]);
     config.setMaximumPoolSize(4);
     try (HikariDataSource ds = new HikariDataSource(config)) {
       OccurrenceSchedule.Guard guard = guard(args[0], ds);
       guard.runExclusively(-1, () -> {}); // first statements before the start
-      MigrationRun.serve(
-          args[2],
-          Path.of(args[3]),
-          Duration.ofMillis(Long.parseLong(args[4])),
-          Integer.parseInt(args[5]),
-          guard);
+      MigrationRun.serve(args, guard);
     }
     System.exit(0); // the kernel's and the pool's daemon threads need no orderly end here
   }

@@ -2,19 +2,13 @@ package io.hostloom.integration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
-import io.hostloom.jdbc.CompatTables;
+import io.hostloom.jdbc.CompatDatabase;
 import io.hostloom.jdbc.IntLockTableBackend;
-import io.hostloom.jdbc.JdbcLockBackend;
-import io.hostloom.jdbc.PostgresTestServer;
 import io.hostloom.testkit.migration.MigrationRun;
 import io.hostloom.testkit.migration.OccurrenceLedger;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,32 +28,19 @@ import org.springframework.integration.util.UUIDConverter;
 class IntLockRollingMigrationTest {
   private static final Duration PERIOD = Duration.ofMillis(400);
   private static final int OCCURRENCES = 12;
-  private static final Duration TIMEOUT = Duration.ofSeconds(90);
-
-  private static PostgresTestServer server;
-  private static HikariDataSource pool;
+  private static CompatDatabase db;
 
   @TempDir Path dir;
 
   @BeforeAll
   static void startDatabase() {
-    server = PostgresTestServer.startNew("int-lock-compat", false);
-    server.createDatabase("jobs");
-    HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(server.jdbcUrl("jobs"));
-    config.setMaximumPoolSize(2);
-    pool = new HikariDataSource(config);
-    CompatTables.intLock(pool, IntLockTableBackend.DEFAULT_PREFIX, false);
-    JdbcLockBackend.builder(pool).createTableIfMissing(true).build().close(); // for steps 2 and 3
+    db = CompatDatabase.withIntLockTable("int-lock-compat");
   }
 
   @AfterAll
   static void stopDatabase() {
-    if (pool != null) {
-      pool.close();
-    }
-    if (server != null) {
-      server.close();
+    if (db != null) {
+      db.close();
     }
   }
 
@@ -105,20 +86,7 @@ class IntLockRollingMigrationTest {
   }
 
   private OccurrenceLedger.Verdict run(String oldKind, String newKind) throws Exception {
-    Path ledger = dir.resolve("ledger");
-    Map<String, List<String>> nodes = new LinkedHashMap<>();
-    nodes.put("old", args(oldKind, "old", ledger));
-    nodes.put("new", args(newKind, "new", ledger));
-    return MigrationRun.run(IntLockJobNode.class, dir, ledger, nodes, TIMEOUT);
-  }
-
-  private static List<String> args(String kind, String node, Path ledger) {
-    return List.of(
-        kind,
-        server.jdbcUrl("jobs"),
-        node,
-        ledger.toString(),
-        Long.toString(PERIOD.toMillis()),
-        Integer.toString(OCCURRENCES));
+    return MigrationRun.pair(
+        IntLockJobNode.class, dir, oldKind, newKind, PERIOD, OCCURRENCES, List.of(db.jdbcUrl()));
   }
 }

@@ -63,6 +63,47 @@ public final class MigrationRun {
   }
 
   /**
+   * Runs two nodes, {@code old} and {@code new}, of {@code main} with the arguments {@code kind
+   * node ledger periodMillis occurrences} followed by {@code extra} (read back by {@link
+   * #serve(String[], OccurrenceSchedule.Guard)}), with a ledger in {@code dir}.
+   */
+  public static OccurrenceLedger.Verdict pair(
+      Class<?> main,
+      Path dir,
+      String oldKind,
+      String newKind,
+      Duration period,
+      int occurrences,
+      List<String> extra)
+      throws InterruptedException {
+    Path ledger = dir.resolve("ledger");
+    Map<String, List<String>> nodes = new LinkedHashMap<>();
+    for (String[] node : new String[][] {{"old", oldKind}, {"new", newKind}}) {
+      List<String> args = new ArrayList<>();
+      args.addAll(
+          List.of(
+              node[1],
+              node[0],
+              ledger.toString(),
+              Long.toString(period.toMillis()),
+              Integer.toString(occurrences)));
+      args.addAll(extra);
+      nodes.put(node[0], args);
+    }
+    return run(main, dir, ledger, nodes, period.multipliedBy(occurrences).plusSeconds(60));
+  }
+
+  /** The node side of {@link #pair}: {@code args} as {@link #pair} passes them. */
+  public static void serve(String[] args, OccurrenceSchedule.Guard guard) throws Exception {
+    serve(
+        args[1],
+        Path.of(args[2]),
+        Duration.ofMillis(Long.parseLong(args[3])),
+        Integer.parseInt(args[4]),
+        guard);
+  }
+
+  /**
    * The node side, once its lock is built: prints {@code ready}, reads the start time from stdin,
    * runs the schedule through {@code guard} and prints {@code ran <count>}.
    */
