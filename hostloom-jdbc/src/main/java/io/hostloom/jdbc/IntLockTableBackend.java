@@ -12,10 +12,10 @@ import javax.sql.DataSource;
 /**
  * A {@link LockBackend} over Spring Integration's JDBC lock table ({@code INT_LOCK}: {@code
  * LOCK_KEY}, {@code REGION}, {@code CLIENT_ID}, {@code CREATED_DATE}, {@code EXPIRED_AFTER}, as
- * {@code DefaultLockRepository} of Spring Integration 6.4+ and 7 uses it) on PostgreSQL, so that
- * during a rolling migration a node still on {@code JdbcLockRegistry} and a HostLoom node exclude
- * each other on the same lock key. Opt-in and meant for the migration (see {@code
- * docs/migrating.md}); afterwards use {@link JdbcLockBackend}'s own table.
+ * {@code DefaultLockRepository} of Spring Integration 7 uses it) on PostgreSQL, so that during a
+ * rolling migration a node still on {@code JdbcLockRegistry} and a HostLoom node exclude each other
+ * on the same lock key. Opt-in and meant for the migration (see {@code docs/migrating.md});
+ * afterwards use {@link JdbcLockBackend}'s own table.
  *
  * <p><b>Rows.</b> The lock key is the backend key without {@link Builder#keyPrefix} (with {@code
  * HostLoomLockRegistry} over a lock of namespace {@code ns}: {@code "ns:lock:"}); {@code LOCK_KEY}

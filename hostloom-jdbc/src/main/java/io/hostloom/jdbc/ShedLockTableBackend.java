@@ -31,9 +31,9 @@ import javax.sql.DataSource;
  * <p><b>Calls.</b> As {@link JdbcLockBackend}: JDBC on the backend's own workers, every future
  * bounded by the command timeout, failures {@code UNAVAILABLE} (never sent), {@code TIMEOUT} (sent,
  * no answer), {@code OTHER} (including a name longer than the {@code name} column). Round trips:
- * acquire 1 with no row, 3 once the row exists (insert, read, conditional update), 2 when refused;
- * extend, release and replace 2 (read, conditional write); read 1. {@link #close()} stops the
- * threads, never the {@code DataSource}.
+ * acquire 1 with no row or when refused, 2 once the row exists (the insert answers the row, then
+ * the conditional update); extend, release and replace 2 (read, conditional write); read 1. {@link
+ * #close()} stops the threads, never the {@code DataSource}.
  */
 public final class ShedLockTableBackend extends DelegatingLockBackend implements AutoCloseable {
   /** ShedLock's default table name. */

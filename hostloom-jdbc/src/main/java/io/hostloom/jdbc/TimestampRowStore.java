@@ -68,23 +68,13 @@ final class TimestampRowStore implements VersionedRecordStore<TimestampRowStore.
             + " = ? AND "
             + until
             + " = ?";
-    this.readSql =
-        "SELECT COALESCE(CAST("
-            + by
-            + " AS VARCHAR), ''), "
-            + at
-            + ", "
-            + until
-            + ", CAST(EXTRACT(EPOCH FROM ("
-            + until
-            + " - "
-            + NOW
-            + ")) * 1000000 AS BIGINT) FROM "
-            + t
-            + " WHERE "
-            + key;
+    String columns = "COALESCE(CAST(" + by + " AS VARCHAR), ''), " + at + ", " + until;
+    String remaining =
+        "CAST(EXTRACT(EPOCH FROM (" + until + " - " + NOW + ")) * 1000000 AS BIGINT)";
+    // the insert, and when it finds the row, that row (as of the statement's snapshot; a row
+    // committed after it is not seen, and the answer is then "lost" without the current record)
     this.createSql =
-        "INSERT INTO "
+        "WITH ins AS (INSERT INTO "
             + t
             + " ("
             + String.join(", ", layout.keyColumns())
@@ -103,7 +93,19 @@ final class TimestampRowStore implements VersionedRecordStore<TimestampRowStore.
             + " + ?"
             + MICROS
             + ") ON CONFLICT DO NOTHING RETURNING "
-            + at;
+            + at
+            + ") SELECT TRUE, NULL, "
+            + at
+            + ", NULL, NULL FROM ins UNION ALL SELECT FALSE, "
+            + columns
+            + ", "
+            + remaining
+            + " FROM "
+            + t
+            + " WHERE "
+            + key
+            + " AND NOT EXISTS (SELECT 1 FROM ins)";
+    this.readSql = "SELECT " + columns + ", " + remaining + " FROM " + t + " WHERE " + key;
     String newExpiry = until + " = " + NOW + " + ?" + MICROS;
     String later = "GREATEST(" + NOW + ", " + at + " + INTERVAL '1 microsecond')";
     this.grantSql = update(t, by + " = ?, " + at + " = " + later + ", " + newExpiry, version, at);
@@ -127,18 +129,7 @@ final class TimestampRowStore implements VersionedRecordStore<TimestampRowStore.
           if (!rows.next()) {
             return Optional.empty();
           }
-          String text = rows.getString(1);
-          LocalDateTime at = rows.getObject(2, LocalDateTime.class);
-          LocalDateTime until = rows.getObject(3, LocalDateTime.class);
-          long remainingMicros = rows.getLong(4);
-          HolderText.Holder h = HolderText.decode(text);
-          return Optional.of(
-              new VersionedRecord<>(
-                  new Version(text, at, until),
-                  h.owner(),
-                  h.data(),
-                  token(at),
-                  Duration.ofNanos(Math.multiplyExact(remainingMicros, 1000L))));
+          return Optional.of(record(rows, 1));
         });
   }
 
@@ -151,9 +142,18 @@ final class TimestampRowStore implements VersionedRecordStore<TimestampRowStore.
         s -> {
           int i = bindKey(s, 1, k);
           s.setString(i++, HolderText.encode(claim.owner(), claim.data()));
-          s.setLong(i, micros(claim.lease()));
+          s.setLong(i++, micros(claim.lease()));
+          bindKey(s, i, k);
         },
-        TimestampRowStore::written);
+        rows -> {
+          if (!rows.next()) {
+            return WriteResult.lost();
+          }
+          if (rows.getBoolean(1)) {
+            return WriteResult.written(token(rows.getObject(3, LocalDateTime.class)));
+          }
+          return WriteResult.lost(Optional.of(record(rows, 2)));
+        });
   }
 
   @Override
@@ -210,6 +210,21 @@ final class TimestampRowStore implements VersionedRecordStore<TimestampRowStore.
             what + " contains a lone surrogate, which PostgreSQL text cannot hold");
       }
     }
+  }
+
+  /** The row in the four columns from {@code first}: holder, grant time, expiry, µs left. */
+  private static VersionedRecord<Version> record(ResultSet rows, int first) throws SQLException {
+    String text = rows.getString(first);
+    LocalDateTime at = rows.getObject(first + 1, LocalDateTime.class);
+    LocalDateTime until = rows.getObject(first + 2, LocalDateTime.class);
+    long remainingMicros = rows.getLong(first + 3);
+    HolderText.Holder h = HolderText.decode(text);
+    return new VersionedRecord<>(
+        new Version(text, at, until),
+        h.owner(),
+        h.data(),
+        token(at),
+        Duration.ofNanos(Math.multiplyExact(remainingMicros, 1000L)));
   }
 
   private static WriteResult<Version> written(ResultSet rows) throws SQLException {
