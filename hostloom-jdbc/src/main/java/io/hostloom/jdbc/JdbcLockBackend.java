@@ -442,7 +442,7 @@ public final class JdbcLockBackend
     return Math.min(LeaseRounding.ceilMillis(lease), MAX_LEASE.toMillis());
   }
 
-  private static ThreadFactory daemonThreads(String prefix) {
+  static ThreadFactory daemonThreads(String prefix) {
     AtomicInteger n = new AtomicInteger();
     return task -> {
       Thread t = new Thread(task, prefix + "-" + n.incrementAndGet());

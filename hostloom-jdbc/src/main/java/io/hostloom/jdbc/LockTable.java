@@ -169,7 +169,7 @@ public final class LockTable {
     return '"' + identifier + '"'; // safe: validated against IDENTIFIER, so no quote inside
   }
 
-  private static String checkIdentifier(String what, String name) {
+  static String checkIdentifier(String what, String name) {
     Objects.requireNonNull(name, what);
     if (!IDENTIFIER.matcher(name).matches()) {
       String shown = name.length() > 80 ? name.substring(0, 80) + "..." : name;
