@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hostloom.testkit.HistoryReport;
 import io.hostloom.testkit.LockEvent;
-import io.hostloom.testkit.LockEvent.Type;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -18,9 +17,9 @@ class PermitHistoryCheckerTest {
 
   /** A permit on {@code slot}, sent at {@code sent}, seen at {@code at}, exited at {@code exit}. */
   private void hold(String slot, String holder, long token, long sent, long at, long exit) {
-    events.add(new LockEvent(Type.ENTER, slot, holder, token, sent, at, LEASE));
+    events.add(new LockEvent(LockEvent.Type.ENTER, slot, holder, token, sent, at, LEASE));
     if (exit >= 0) {
-      events.add(new LockEvent(Type.EXIT, slot, holder, token, exit, exit, 0));
+      events.add(new LockEvent(LockEvent.Type.EXIT, slot, holder, token, exit, exit, 0));
     }
   }
 
@@ -57,15 +56,16 @@ class PermitHistoryCheckerTest {
   @Test
   void anExtensionMovesTheLeaseEnd() {
     hold("s#0", "a", 1, 0, 5, -1);
-    events.add(new LockEvent(Type.EXTEND, "s#0", "a", 1, 50, 55, LEASE)); // lease to 150
+    events.add(new LockEvent(LockEvent.Type.EXTEND, "s#0", "a", 1, 50, 55, LEASE)); // lease to 150
     hold("s#1", "b", 1, 110, 120, 130);
     assertThat(PermitHistoryChecker.check(events, 1).violations()).isEqualTo(1);
   }
 
   @Test
   void anExtensionSentBeforeThePreviousAnswerKeepsTheSmallerEnd() {
-    events.add(new LockEvent(Type.ENTER, "s#0", "a", 1, 0, 50, LEASE));
-    events.add(new LockEvent(Type.EXTEND, "s#0", "a", 1, 40, 60, 10)); // sent before seen: min
+    events.add(new LockEvent(LockEvent.Type.ENTER, "s#0", "a", 1, 0, 50, LEASE));
+    events.add(
+        new LockEvent(LockEvent.Type.EXTEND, "s#0", "a", 1, 40, 60, 10)); // sent before seen: min
     hold("s#1", "b", 1, 70, 80, 90);
     PermitHistoryReport r = PermitHistoryChecker.check(events, 1);
     assertThat(r.ok()).as(r.summary()).isTrue();
@@ -99,7 +99,7 @@ class PermitHistoryCheckerTest {
   void aSlotTokenGoingBackwardsAndMalformedEventsFailThePerSlotCheck() {
     hold("s#0", "a", 5, 0, 1, 10);
     hold("s#0", "b", 3, 20, 21, 30);
-    events.add(new LockEvent(Type.EXIT, "s#1", "ghost", 1, 5, 5, 0));
+    events.add(new LockEvent(LockEvent.Type.EXIT, "s#1", "ghost", 1, 5, 5, 0));
     PermitHistoryReport r = PermitHistoryChecker.check(events, 2);
     assertThat(r.ok()).isFalse();
     assertThat(r.slots().violationCount(HistoryReport.Kind.TOKEN_ORDER)).isEqualTo(1);

@@ -33,6 +33,16 @@ public interface DistributedSemaphores extends AutoCloseable {
    */
   DistributedSemaphore semaphore(String name, int permits);
 
+  /** The namespace: slot keys are {@code <namespace>:semaphore:<name>#<slot>}. */
+  String namespace();
+
+  /**
+   * Permits granted through this factory in this process and neither released nor lost yet (each
+   * counted down exactly once, on its loss or its release); the placeholders of single-instance
+   * mode are not counted. Non-blocking; never contacts the backend. For gauges.
+   */
+  int permitsHeld();
+
   /**
    * Closes the factory: acquisitions in flight end with {@link IllegalStateException}, later calls
    * throw it; permits already granted keep working. Never closes the backend. Idempotent; never

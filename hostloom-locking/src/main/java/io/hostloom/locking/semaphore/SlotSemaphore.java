@@ -184,7 +184,7 @@ final class SlotSemaphore implements DistributedSemaphore {
         }
         if (got != null) {
           end(signals);
-          return new GrantedPermits(name, got);
+          return new GrantedPermits(name, got, factory.heldCounter());
         }
         now = clock.nanoTime();
         if (!inStep) {
@@ -279,6 +279,7 @@ final class SlotSemaphore implements DistributedSemaphore {
         return false;
       }
       CompletableFuture<Boolean> wake = new CompletableFuture<>();
+      factory.track(wake); // first: a close from now on ends this wait
       LockClock.Timer timer = clock.scheduleNanos(nanos, () -> wake.complete(false));
       for (CompletableFuture<Boolean> s : signals) {
         var unused =
@@ -289,7 +290,6 @@ final class SlotSemaphore implements DistributedSemaphore {
                   }
                 });
       }
-      factory.track(wake);
       try {
         return wake.get();
       } catch (InterruptedException e) {

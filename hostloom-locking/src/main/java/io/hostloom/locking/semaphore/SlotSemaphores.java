@@ -11,9 +11,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 
 /**
@@ -29,7 +30,9 @@ final class SlotSemaphores implements DistributedSemaphores {
   private final DistributedSemaphores.Builder builder;
   private final Logger log;
   private final Map<Integer, DistributedLock> locks = new HashMap<>(); // guarded by this
-  private final Set<CompletableFuture<Boolean>> waits = ConcurrentHashMap.newKeySet();
+  private final Map<Long, CompletableFuture<Boolean>> waits = new ConcurrentHashMap<>();
+  private final AtomicLong waitIds = new AtomicLong();
+  private final AtomicInteger held = new AtomicInteger();
   private boolean closed; // guarded by this
 
   SlotSemaphores(DistributedSemaphores.Builder b, Logger log) {
@@ -54,6 +57,21 @@ final class SlotSemaphores implements DistributedSemaphores {
     LockKey.validate(name, options.maxKeyLength() - suffix.length());
     checkOpen();
     return new SlotSemaphore(this, name, permits);
+  }
+
+  @Override
+  public String namespace() {
+    return options.namespace();
+  }
+
+  @Override
+  public int permitsHeld() {
+    return held.get();
+  }
+
+  /** The count behind {@link #permitsHeld()}. */
+  AtomicInteger heldCounter() {
+    return held;
   }
 
   /** The kernel's lock for semaphores of {@code permits} permits. */
@@ -95,10 +113,19 @@ final class SlotSemaphores implements DistributedSemaphores {
     return signal;
   }
 
-  /** A wait between rounds, completed with {@code false} when the factory closes. */
+  /**
+   * A wait between rounds, completed with {@code false} when the factory closes (at once when it is
+   * closed already: registered after {@link #close()} took its copy, it is completed here).
+   */
   void track(CompletableFuture<Boolean> wait) {
-    waits.add(wait);
-    var unused = wait.whenComplete((r, e) -> waits.remove(wait));
+    long id = waitIds.incrementAndGet();
+    waits.put(id, wait);
+    var unused = wait.whenComplete((r, e) -> waits.remove(id));
+    synchronized (this) {
+      if (closed) {
+        wait.complete(false);
+      }
+    }
   }
 
   @Override
@@ -111,7 +138,7 @@ final class SlotSemaphores implements DistributedSemaphores {
       closed = true;
       toClose = new ArrayList<>(locks.values());
     }
-    for (CompletableFuture<Boolean> w : List.copyOf(waits)) {
+    for (CompletableFuture<Boolean> w : List.copyOf(waits.values())) {
       w.complete(false);
     }
     toClose.forEach(DistributedLock::close);

@@ -1,23 +1,23 @@
-package io.hostloom.locking.semaphore;
+package io.hostloom.locking;
 
+import static io.hostloom.locking.KernelFixture.await;
+import static io.hostloom.locking.KernelFixture.failure;
+import static io.hostloom.locking.KernelFixture.onThread;
+import static io.hostloom.locking.KernelFixture.value;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.hostloom.locking.LockInterruptedException;
-import io.hostloom.locking.LockNotAcquiredException;
-import io.hostloom.locking.LockOptions;
-import io.hostloom.locking.LockRetryPolicy;
-import io.hostloom.locking.LockingOptions;
-import io.hostloom.locking.LossReason;
-import io.hostloom.locking.OnLost;
 import io.hostloom.locking.memory.InMemoryLockBackend;
+import io.hostloom.locking.semaphore.DistributedSemaphore;
+import io.hostloom.locking.semaphore.DistributedSemaphores;
+import io.hostloom.locking.semaphore.Permit;
+import io.hostloom.locking.semaphore.PermitCountMismatchException;
+import io.hostloom.locking.semaphore.Permits;
 import io.hostloom.locking.testing.ManualLockClock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
  * The semaphore's timing on the manual clock over the in-memory backend (whose expiry follows that
  * clock): retry steps, {@code maxWait}, wake on release, a dead holder's permit coming back at its
  * lease end and not before, loss, interruption and closing. No sleeps: a waiter runs on its own
- * thread and the test moves the clock once the waiter's step timer is armed.
+ * thread and the test moves the clock once the waiter's step timer is armed. Here, not in the
+ * {@code semaphore} package, to share the kernel tests' {@link KernelFixture} helpers.
  */
 class DistributedSemaphoreManualClockTest {
   private static final Duration STEP = Duration.ofSeconds(7); // a delay no lease timer uses
@@ -63,6 +64,7 @@ class DistributedSemaphoreManualClockTest {
     Permits a = sem.tryAcquire().orElseThrow();
     Permits b = sem.tryAcquire().orElseThrow();
     assertThat(sem.tryAcquire()).isEmpty();
+    assertThat(semaphores.permitsHeld()).isEqualTo(2);
     assertThat(a.permits().get(0).slot()).isNotEqualTo(b.permits().get(0).slot());
     assertThat(a.isCoordinated()).isTrue();
     a.close();
@@ -73,6 +75,9 @@ class DistributedSemaphoreManualClockTest {
     }
     b.close();
     assertThat(memory.liveCount()).isZero();
+    assertThat(semaphores.permitsHeld()).isZero();
+    b.close(); // idempotent: counted down once
+    assertThat(semaphores.permitsHeld()).isZero();
   }
 
   @Test
@@ -122,7 +127,7 @@ class DistributedSemaphoreManualClockTest {
   }
 
   @Test
-  void aWaiterRetriesOnTheClockAndGivesUpAtMaxWait() throws Exception {
+  void aWaiterRetriesOnTheClockAndGivesUpAtMaxWait() {
     semaphores.close();
     semaphores = semaphores(false);
     DistributedSemaphore sem = semaphores.semaphore("pool", 1);
@@ -139,7 +144,7 @@ class DistributedSemaphoreManualClockTest {
   }
 
   @Test
-  void aReleaseWakesTheWaiterBeforeItsStepEnds() throws Exception {
+  void aReleaseWakesTheWaiterBeforeItsStepEnds() {
     DistributedSemaphore sem = semaphores.semaphore("pool", 2);
     Permits a = sem.tryAcquire().orElseThrow();
     Permits b = sem.tryAcquire().orElseThrow();
@@ -152,11 +157,11 @@ class DistributedSemaphoreManualClockTest {
       assertThat(clock.elapsed()).as("woken, not polled").isZero();
     }
     a.close();
-    awaitTrue(() -> memory.waiterCount() == 0);
+    await(() -> memory.waiterCount() == 0);
   }
 
   @Test
-  void aDeadHoldersPermitComesBackAtItsLeaseEndAndNotBefore() throws Exception {
+  void aDeadHoldersPermitComesBackAtItsLeaseEndAndNotBefore() {
     DistributedSemaphore sem = semaphores.semaphore("pool", 1);
     Permits dead = sem.tryAcquire().orElseThrow(); // never closed, never extended
     CompletableFuture<Permits> waiter =
@@ -172,6 +177,9 @@ class DistributedSemaphoreManualClockTest {
     }
     assertThat(dead.isHeld()).isFalse();
     assertThat(value(dead.lost())).isEqualTo(LossReason.EXPIRED);
+    assertThat(semaphores.permitsHeld()).as("the lost one no longer counts").isZero();
+    dead.close();
+    assertThat(semaphores.permitsHeld()).isZero();
   }
 
   @Test
@@ -186,7 +194,7 @@ class DistributedSemaphoreManualClockTest {
   }
 
   @Test
-  void onLostCancelInterruptsTheActionAndTheInterruptDoesNotLeak() throws Exception {
+  void onLostCancelInterruptsTheActionAndTheInterruptDoesNotLeak() {
     DistributedSemaphore sem = semaphores.semaphore("pool", 1);
     AtomicReference<Boolean> interrupted = new AtomicReference<>();
     CompletableFuture<Boolean> run =
@@ -204,14 +212,14 @@ class DistributedSemaphoreManualClockTest {
                   });
               return Thread.currentThread().isInterrupted();
             });
-    awaitTrue(() -> memory.liveCount() == 1);
+    await(() -> memory.liveCount() == 1);
     clock.advance(LEASE);
     assertThat(value(run)).as("interrupt flag after the action").isFalse();
     assertThat(interrupted.get()).isTrue();
   }
 
   @Test
-  void anInterruptedWaitThrowsHoldsNothingAndKeepsTheFlag() throws Exception {
+  void anInterruptedWaitThrowsHoldsNothingAndKeepsTheFlag() {
     DistributedSemaphore sem = semaphores.semaphore("pool", 1);
     try (Permits held = sem.tryAcquire().orElseThrow()) {
       AtomicReference<Thread> caller = new AtomicReference<>();
@@ -231,12 +239,12 @@ class DistributedSemaphoreManualClockTest {
       assertThat(value(waiter)).isTrue();
       assertThat(memory.liveCount()).isEqualTo(1);
       assertThat(held.isHeld()).isTrue();
-      awaitTrue(() -> memory.waiterCount() == 0);
+      await(() -> memory.waiterCount() == 0);
     }
   }
 
   @Test
-  void closingTheFactoryEndsAWaitAndLaterCalls() throws Exception {
+  void closingTheFactoryEndsAWaitAndLaterCalls() {
     DistributedSemaphore sem = semaphores.semaphore("pool", 1);
     try (Permits held = sem.tryAcquire().orElseThrow()) {
       CompletableFuture<Permits> waiter =
@@ -259,6 +267,7 @@ class DistributedSemaphoreManualClockTest {
           Permits b = sem.tryAcquire().orElseThrow()) {
         assertThat(a.isCoordinated()).isFalse();
         assertThat(b.isHeld()).isTrue();
+        assertThat(off.permitsHeld()).isZero();
       }
     }
   }
@@ -277,51 +286,6 @@ class DistributedSemaphoreManualClockTest {
 
   /** Waits until {@code n} timers of {@link #STEP} are armed: the waiter is in its step. */
   private void awaitStepTimers(int n) {
-    awaitTrue(() -> clock.pendingDelays().stream().filter(STEP::equals).count() == n);
-  }
-
-  private static void awaitTrue(BooleanSupplier condition) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met within 10 s");
-      }
-      Thread.onSpinWait();
-    }
-  }
-
-  @FunctionalInterface
-  private interface Call<T> {
-    T get() throws Exception;
-  }
-
-  private static <T> CompletableFuture<T> onThread(Call<T> action) {
-    CompletableFuture<T> out = new CompletableFuture<>();
-    Thread t =
-        new Thread(
-            () -> {
-              try {
-                out.complete(action.get());
-              } catch (Throwable e) {
-                out.completeExceptionally(e);
-              }
-            },
-            "semaphore-test-caller");
-    t.setDaemon(true);
-    t.start();
-    return out;
-  }
-
-  private static <T> T value(CompletableFuture<T> f) throws Exception {
-    return f.get(10, TimeUnit.SECONDS);
-  }
-
-  private static Throwable failure(CompletableFuture<?> f) throws Exception {
-    try {
-      f.get(10, TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      return e.getCause();
-    }
-    throw new AssertionError("completed normally");
+    await(() -> clock.pendingDelays().stream().filter(STEP::equals).count() == n);
   }
 }
