@@ -1,5 +1,6 @@
 package io.hostloom.locking.rwlock;
 
+import io.hostloom.locking.ActionInterrupter;
 import io.hostloom.locking.LockedCallable;
 import io.hostloom.locking.OnLost;
 
@@ -9,28 +10,18 @@ final class HeldAction {
 
   static <T, X extends Exception> T run(
       ReadWriteHandle h, OnLost onLost, LockedCallable<T, X> action) throws X {
-    Thread caller = Thread.currentThread();
-    Object gate = new Object();
-    boolean[] running = {true};
     try (h) {
-      if (onLost == OnLost.CANCEL) {
-        h.lost()
-            .thenRun(
-                () -> {
-                  synchronized (gate) {
-                    if (running[0]) {
-                      caller.interrupt();
-                    }
-                  }
-                });
+      ActionInterrupter interrupter =
+          onLost == OnLost.CANCEL ? new ActionInterrupter(Thread.currentThread()) : null;
+      if (interrupter != null) {
+        var unused = h.lost().thenRun(interrupter);
       }
-      return action.call(h);
-    } finally {
-      synchronized (gate) {
-        running[0] = false;
-      }
-      if (onLost == OnLost.CANCEL && h.lost().isDone()) {
-        Thread.interrupted(); // the loss's interrupt ends with the action
+      try {
+        return action.call(h);
+      } finally {
+        if (interrupter != null) {
+          interrupter.end();
+        }
       }
     }
   }

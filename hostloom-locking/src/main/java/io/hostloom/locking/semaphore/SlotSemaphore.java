@@ -1,5 +1,6 @@
 package io.hostloom.locking.semaphore;
 
+import io.hostloom.locking.ActionInterrupter;
 import io.hostloom.locking.DistributedLock;
 import io.hostloom.locking.LockBackendUnavailableException;
 import io.hostloom.locking.LockHandle;
@@ -69,10 +70,10 @@ final class SlotSemaphore implements DistributedSemaphore {
       int count, LockOptions options, PermitsCallable<T, X> action) throws X {
     Objects.requireNonNull(action, "action");
     try (Permits p = acquire(count, options)) {
-      LossInterrupt interrupt =
-          options.onLost() == OnLost.CANCEL ? new LossInterrupt(Thread.currentThread()) : null;
+      ActionInterrupter interrupt =
+          options.onLost() == OnLost.CANCEL ? new ActionInterrupter(Thread.currentThread()) : null;
       if (interrupt != null) {
-        var unused = p.lost().thenRun(interrupt::fire);
+        var unused = p.lost().thenRun(interrupt);
       }
       try {
         return action.call(p);
@@ -87,35 +88,6 @@ final class SlotSemaphore implements DistributedSemaphore {
   @Override
   public String toString() {
     return "DistributedSemaphore[" + name + ", permits=" + permits + "]";
-  }
-
-  /** {@link OnLost#CANCEL}: interrupts the action's thread only while the action runs. */
-  private static final class LossInterrupt {
-    private final Thread thread;
-    private boolean running = true;
-    private boolean fired;
-
-    LossInterrupt(Thread thread) {
-      this.thread = thread;
-    }
-
-    synchronized void fire() {
-      if (running) {
-        fired = true;
-        thread.interrupt();
-      }
-    }
-
-    void end() {
-      boolean clear;
-      synchronized (this) {
-        running = false;
-        clear = fired;
-      }
-      if (clear) {
-        Thread.interrupted(); // the loss's interrupt must not leak into the caller's later code
-      }
-    }
   }
 
   /** One acquire or tryAcquire call. Runs on the caller's thread. */
