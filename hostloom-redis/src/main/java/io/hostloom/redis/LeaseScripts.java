@@ -13,7 +13,9 @@ import java.util.List;
  * <p><b>Lease value.</b> One string, {@code <token>|<owner byte length>|<owner><data>}, written
  * with {@code SET ... PX}: a grant is one write, a release or refusal one read, and the holder's
  * record (owner, data, token) comes back from the same {@code GET} that refused the call. The
- * length prefix makes any owner and data bytes safe (no separator is searched inside them).
+ * length prefix makes any owner and data bytes safe (no separator is searched inside them). A value
+ * not of that form (written by another library on a compatibility layout's key) reads as owner =
+ * the value, data {@code ""}, token 0.
  *
  * <p>Rules shared by all scripts:
  *
@@ -64,6 +66,7 @@ final class LeaseScripts {
   private static final String PARSE =
       """
       local function parse(v)
+        if not string.find(v, '^%d+|%d+|') then return '0', v, '' end
         local a = string.find(v, '|', 1, true)
         local b = string.find(v, '|', a + 1, true)
         local n = tonumber(string.sub(v, a + 1, b - 1))

@@ -26,6 +26,26 @@ import java.util.Objects;
  *
  * <p>Waiters listen to all release channels of a prefix with one pattern subscription ({@link
  * #releasePattern()}).
+ *
+ * <p><b>Compatibility layouts</b> (opt-in, for a rolling migration; see {@code docs/migrating.md}):
+ * {@link #shedLock} and {@link #springIntegration} put the lease on the very key ShedLock's {@code
+ * RedisLockProvider} or Spring Integration's {@code RedisLockRegistry} uses for the same lock name,
+ * so a node on the old library and a HostLoom node exclude each other. The lock name is the backend
+ * key without a given prefix (with {@code HostLoomLockProvider}: {@code "<lock name>:" +
+ * KEY_PREFIX}). HostLoom's own value format stays on that key (neither library parses the value: it
+ * writes its own and compares it to what it wrote), and a value the old library wrote reads as a
+ * live lease whose owner is that value, with data {@code ""} and fencing token 0. Counter, waiter
+ * flag and channel get the suffixes {@code :hostloom-fence}, {@code :hostloom-w} and {@code
+ * :hostloom-released}. These keys carry no hash tag, so the layouts are for standalone and Sentinel
+ * servers only (the backend refuses a cluster source with them).
+ *
+ * <pre>
+ *   ShedLock (keyPrefix "job-lock", environment "default"), lock name "report-job":
+ *   lease   job-lock:default:report-job                  HostLoom's value, or ShedLock's "ADDED:..."
+ *   fence   job-lock:default:report-job:hostloom-fence
+ *   Spring Integration (registry key "jobs"), lock key "report-job":
+ *   lease   jobs:report-job                              HostLoom's value, or the registry's clientId
+ * </pre>
  */
 public final class RedisKeyLayout {
   /** The longest key kept readable; longer keys are hashed. */
@@ -37,10 +57,64 @@ public final class RedisKeyLayout {
   private static final int MAX_PREFIX_LENGTH = 64;
   private static final HexFormat HEX = HexFormat.of();
 
+  private static final String SHEDLOCK = "shedlock";
+  private static final String SPRING_INTEGRATION = "spring-integration";
+
   private final String prefix;
+  // compatibility layouts only (kind != null): the lease key is names + the key without stripped
+  private final String kind;
+  private final String names;
+  private final String stripped;
 
   private RedisKeyLayout(String prefix) {
+    this(prefix, null, null, null);
+  }
+
+  private RedisKeyLayout(String prefix, String kind, String names, String stripped) {
     this.prefix = prefix;
+    this.kind = kind;
+    this.names = names;
+    this.stripped = stripped;
+  }
+
+  /**
+   * ShedLock's Redis keys, as {@code shedlock-provider-redis-spring} 7.x's {@code
+   * RedisLockProvider} writes them: {@code <keyPrefix>:<environment>:<lock name>} (its defaults
+   * {@code "job-lock"} and {@code "default"}), the lock name being the backend key without {@code
+   * stripped}. See the class comment and the module README for what this layout cannot carry.
+   *
+   * @throws IllegalArgumentException when {@code keyPrefix} or {@code environment} is empty
+   */
+  public static RedisKeyLayout shedLock(String keyPrefix, String environment, String stripped) {
+    nonEmpty("keyPrefix", keyPrefix);
+    nonEmpty("environment", environment);
+    Objects.requireNonNull(stripped, "stripped");
+    return new RedisKeyLayout("", SHEDLOCK, keyPrefix + ":" + environment + ":", stripped);
+  }
+
+  /**
+   * Spring Integration's {@code RedisLockRegistry} keys (7.0.x; also 6.x): {@code
+   * <registryKey>:<lock key>}, the lock key being the backend key without {@code stripped} (with
+   * {@code HostLoomLockRegistry} over {@code LockingOptions.of(name)}: {@code name + ":lock:"}).
+   *
+   * @throws IllegalArgumentException when {@code registryKey} is empty
+   */
+  public static RedisKeyLayout springIntegration(String registryKey, String stripped) {
+    nonEmpty("registryKey", registryKey);
+    Objects.requireNonNull(stripped, "stripped");
+    return new RedisKeyLayout("", SPRING_INTEGRATION, registryKey + ":", stripped);
+  }
+
+  private static void nonEmpty(String what, String value) {
+    Objects.requireNonNull(value, what);
+    if (value.isEmpty()) {
+      throw new IllegalArgumentException(what + " must not be empty");
+    }
+  }
+
+  /** Whether this is a compatibility layout ({@link #shedLock}, {@link #springIntegration}). */
+  public boolean compatible() {
+    return kind != null;
   }
 
   /**
@@ -70,12 +144,25 @@ public final class RedisKeyLayout {
 
   /** The string that holds the lease record of {@code key} (token, owner, data). */
   public String leaseKey(String key) {
+    if (kind != null) {
+      Objects.requireNonNull(key, "key");
+      if (!key.startsWith(stripped) || key.length() == stripped.length()) {
+        throw new IllegalArgumentException(
+            "key must be \"" + stripped + "\" and a lock name but was \"" + key + "\"");
+      }
+      return names + key.substring(stripped.length());
+    }
     return prefix + "{" + id(key) + "}";
   }
 
   /** The fencing counter of {@code key}, in the same cluster slot as its lease. */
   public String fenceKey(String key) {
-    return leaseKey(key) + ":fence";
+    return leaseKey(key) + suffix(":fence");
+  }
+
+  // a compatibility layout's own keys must not be lock names of the old library
+  private String suffix(String own) {
+    return kind == null ? own : ":hostloom-" + own.substring(1);
   }
 
   /**
@@ -83,12 +170,12 @@ public final class RedisKeyLayout {
    * as long as its waits last; release and replace publish only while it exists. Same slot.
    */
   public String waitersKey(String key) {
-    return leaseKey(key) + ":w";
+    return leaseKey(key) + suffix(":w");
   }
 
   /** The channel a release or replace of {@code key} is published on. */
   public String releaseChannel(String key) {
-    return leaseKey(key) + ":released";
+    return leaseKey(key) + suffix(":released");
   }
 
   /**
@@ -96,15 +183,16 @@ public final class RedisKeyLayout {
    * (glob characters of the prefix escaped): {@code hl:{*}:released} for the default prefix.
    */
   public String releasePattern() {
-    StringBuilder sb = new StringBuilder(prefix.length() + 16);
-    for (int i = 0; i < prefix.length(); i++) {
-      char c = prefix.charAt(i);
+    String fixed = kind == null ? prefix : names;
+    StringBuilder sb = new StringBuilder(fixed.length() + 24);
+    for (int i = 0; i < fixed.length(); i++) {
+      char c = fixed.charAt(i);
       if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') {
         sb.append('\\');
       }
       sb.append(c);
     }
-    return sb.append("{*}:released").toString();
+    return sb.append(kind == null ? "{*}:released" : "*:hostloom-released").toString();
   }
 
   /** The hash-tag content for {@code key}: the key itself when readable, else {@code #sha256}. */
@@ -140,6 +228,8 @@ public final class RedisKeyLayout {
 
   @Override
   public String toString() {
-    return "RedisKeyLayout[prefix=" + prefix + "]";
+    return kind == null
+        ? "RedisKeyLayout[prefix=" + prefix + "]"
+        : "RedisKeyLayout[" + kind + ", names=" + names + ", stripped=" + stripped + "]";
   }
 }

@@ -87,8 +87,6 @@ public final class RedisLockBackend
 
   // what a refused acquire adds to the waiter flag's life beyond the waits' end (late timers)
   static final long WAITER_FLAG_MARGIN_MILLIS = 100;
-  private static final String FENCE_SUFFIX = ":fence"; // RedisKeyLayout.fenceKey
-  private static final String WAITERS_SUFFIX = ":w"; // RedisKeyLayout.waitersKey
 
   private static final Wtf8Codec CODEC = Wtf8Codec.INSTANCE;
   private static final BackendArguments ARGUMENTS = BackendArguments.unbounded();
@@ -108,7 +106,7 @@ public final class RedisLockBackend
 
   private RedisLockBackend(Builder b, RedisConnections w) {
     this.scripts = new ScriptClient(w.commands(), b.commandTimeout);
-    this.layout = RedisKeyLayout.withPrefix(b.keyPrefix);
+    this.layout = b.layout != null ? b.layout : RedisKeyLayout.withPrefix(b.keyPrefix);
     this.releases =
         w.pubSub() == null || !b.releaseNotifications
             ? null
@@ -143,7 +141,7 @@ public final class RedisLockBackend
         "acquire",
         LeaseScripts.ACQUIRE,
         () -> new NestedMultiOutput<>(CODEC),
-        List.of(lk, lk + FENCE_SUFFIX, lk + WAITERS_SUFFIX),
+        List.of(lk, layout.fenceKey(key), layout.waitersKey(key)),
         List.of(owner, data, Long.toString(leaseMs), fenceTtl(leaseMs), waitHorizon(key)),
         (r, replayed) ->
             granted(r)
@@ -160,7 +158,7 @@ public final class RedisLockBackend
         "extend",
         LeaseScripts.EXTEND,
         () -> new NestedMultiOutput<>(CODEC),
-        List.of(lk, lk + FENCE_SUFFIX),
+        List.of(lk, layout.fenceKey(key)),
         List.of(owner, Long.toString(leaseMs), fenceTtl(leaseMs)),
         (r, replayed) ->
             switch (status(r)) {
@@ -179,7 +177,7 @@ public final class RedisLockBackend
         "release",
         LeaseScripts.RELEASE,
         () -> new NestedMultiOutput<>(CODEC),
-        List.of(lk, lk + WAITERS_SUFFIX),
+        List.of(lk, layout.waitersKey(key)),
         List.of(owner, channel(key), announceMode),
         (r, replayed) ->
             switch (status(r)) {
@@ -200,7 +198,7 @@ public final class RedisLockBackend
         "replace",
         LeaseScripts.REPLACE,
         () -> new NestedMultiOutput<>(CODEC),
-        List.of(lk, lk + FENCE_SUFFIX, lk + WAITERS_SUFFIX),
+        List.of(lk, layout.fenceKey(key), layout.waitersKey(key)),
         List.of(
             expectedOwner,
             newOwner,
@@ -494,6 +492,7 @@ public final class RedisLockBackend
     private Duration healthTimeout = DEFAULT_HEALTH_TIMEOUT;
     private Duration fenceRetention = DEFAULT_FENCE_RETENTION;
     private String keyPrefix = RedisKeyLayout.DEFAULT_PREFIX;
+    private RedisKeyLayout layout;
     private boolean releaseNotifications = true;
     private boolean announceEveryRelease;
     private boolean fencingTokens = true;
@@ -607,6 +606,16 @@ public final class RedisLockBackend
     }
 
     /**
+     * The key layout, replacing {@link #keyPrefix}: for a rolling migration, {@link
+     * RedisKeyLayout#shedLock} or {@link RedisKeyLayout#springIntegration} (opt-in; standalone and
+     * Sentinel only, see there for what they cannot carry); {@code null} goes back to the prefix.
+     */
+    public Builder layout(RedisKeyLayout layout) {
+      this.layout = layout;
+      return this;
+    }
+
+    /**
      * Whether release and replace publish a notification, and {@link #awaitRelease} listens for
      * them; default {@code true}. Off saves one {@code PUBLISH} per release and the pub/sub
      * connection (relevant on large clusters, where classic pub/sub reaches every node, and with
@@ -660,10 +669,18 @@ public final class RedisLockBackend
             "give exactly one of uri, client (+ uri), clusterClient or connection but got "
                 + describeSources());
       }
+      if (layout != null && layout.compatible() && (clusterClient != null || clusterConnection())) {
+        throw new IllegalStateException(
+            "a compatibility layout needs a standalone or Sentinel server but got a cluster source");
+      }
       if (client != null && uri == null) {
         throw new IllegalStateException("client needs the uri to connect to but uri was not set");
       }
       return new RedisLockBackend(this, connections());
+    }
+
+    private boolean clusterConnection() {
+      return connection instanceof StatefulRedisClusterConnection<?, ?>;
     }
 
     private String describeSources() {

@@ -31,35 +31,39 @@ public final class ShedLockJobNode {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(args[5]);
     config.setMaximumPoolSize(4);
-    Duration period = Duration.ofMillis(Long.parseLong(args[3]));
     try (HikariDataSource ds = new HikariDataSource(config)) {
-      LockProvider provider = provider(kind, ds);
-      LockConfiguration warmUp =
-          new LockConfiguration(
-              Instant.now(), "warm-up-" + args[1], Duration.ofSeconds(30), Duration.ZERO);
-      provider.lock(warmUp).ifPresent(SimpleLock::unlock); // first statements before the start
-      MigrationRun.serve(
-          args,
-          (occurrence, job) -> {
-            Optional<SimpleLock> lock =
-                provider.lock(
-                    new LockConfiguration(
-                        Instant.now(),
-                        JOB,
-                        Duration.ofSeconds(30),
-                        period.multipliedBy(3).dividedBy(4)));
-            if (lock.isEmpty()) {
-              return false;
-            }
-            try {
-              job.run();
-            } finally {
-              lock.get().unlock();
-            }
-            return true;
-          });
+      serve(args, provider(kind, ds));
     }
     System.exit(0); // the kernel's and the pool's daemon threads need no orderly end here
+  }
+
+  /** Runs the schedule of {@code args} ({@link MigrationRun#pair}) through {@code provider}. */
+  static void serve(String[] args, LockProvider provider) throws Exception {
+    Duration period = Duration.ofMillis(Long.parseLong(args[3]));
+    LockConfiguration warmUp =
+        new LockConfiguration(
+            Instant.now(), "warm-up-" + args[1], Duration.ofSeconds(30), Duration.ZERO);
+    provider.lock(warmUp).ifPresent(SimpleLock::unlock); // first commands before the start
+    MigrationRun.serve(
+        args,
+        (occurrence, job) -> {
+          Optional<SimpleLock> lock =
+              provider.lock(
+                  new LockConfiguration(
+                      Instant.now(),
+                      JOB,
+                      Duration.ofSeconds(30),
+                      period.multipliedBy(3).dividedBy(4)));
+          if (lock.isEmpty()) {
+            return false;
+          }
+          try {
+            job.run();
+          } finally {
+            lock.get().unlock();
+          }
+          return true;
+        });
   }
 
   static LockProvider provider(String kind, DataSource dataSource) {

@@ -53,7 +53,7 @@ public final class IntLockJobNode {
     };
   }
 
-  private static OccurrenceSchedule.Guard locked(LockRegistry<?> registry) {
+  static OccurrenceSchedule.Guard locked(LockRegistry<?> registry) {
     return (occurrence, job) -> {
       Lock lock = registry.obtain(key(occurrence));
       if (!lock.tryLock()) {
@@ -69,7 +69,7 @@ public final class IntLockJobNode {
   }
 
   /** The job's lock; occurrence -1 is the warm-up's own. */
-  private static String key(int occurrence) {
+  static String key(int occurrence) {
     return occurrence < 0 ? "warm-up" : JOB;
   }
 }
