@@ -71,8 +71,20 @@ abstract class PrimitiveScenarios extends ScenarioBase {
         "a successor on slot " + slot + " writes",
         () -> acceptedAfter(workers, "@SWRITE " + slot + " ", permit.token()),
         WAIT);
-    TestTiming.await(
-        "a later writer writes", () -> acceptedAfter(workers, "@RWRITE ", writer.token()), WAIT);
+    try {
+      TestTiming.await(
+          "a later writer writes", () -> acceptedAfter(workers, "@RWRITE ", writer.token()), WAIT);
+    } catch (AssertionError e) {
+      StringBuilder seen = new StringBuilder("frozen: " + writer + ", " + permit);
+      for (WorkerProcess w : workers) {
+        List<String> l = w.lines("@R");
+        seen.append('\n')
+            .append(w)
+            .append(": ")
+            .append(l.subList(Math.max(0, l.size() - 6), l.size()));
+      }
+      throw new AssertionError(e.getMessage() + "\n" + seen, e);
+    }
     long resumedAt = System.nanoTime();
     permit.worker().resume();
     if (writer.worker() != permit.worker()) {
@@ -176,15 +188,19 @@ abstract class PrimitiveScenarios extends ScenarioBase {
       long down;
       long upBegin;
       long up;
+      boolean restarted = false;
       try {
         rt.stopServer(true);
         down = System.nanoTime();
         TestTiming.pass(OUTAGE);
         upBegin = System.nanoTime();
         rt.startServer();
+        restarted = true;
         up = System.nanoTime();
       } finally {
-        rt.startServer(); // never leave the server down for the next test
+        if (!restarted) {
+          rt.startServer(); // never leave the server down for the next test
+        }
       }
       for (WorkerProcess w : alive) {
         for (String tag : List.of("@SGRANT ", "@RGRANT ")) {
