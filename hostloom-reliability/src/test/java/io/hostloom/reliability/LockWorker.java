@@ -16,6 +16,12 @@ import io.hostloom.locking.LockOptions;
 import io.hostloom.locking.LockRetryPolicy;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.OnLost;
+import io.hostloom.locking.rwlock.DistributedReadWriteLock;
+import io.hostloom.locking.rwlock.ReadWriteHandle;
+import io.hostloom.locking.semaphore.DistributedSemaphore;
+import io.hostloom.locking.semaphore.DistributedSemaphores;
+import io.hostloom.locking.semaphore.Permit;
+import io.hostloom.locking.semaphore.Permits;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.scheduling.ExclusiveScheduler;
 import io.hostloom.scheduling.RunResult;
@@ -76,6 +82,15 @@ import java.util.concurrent.locks.LockSupport;
  *       {@code role}) every {@code writeEvery} ({@code @WRITE term accepted sentNanos}); on {@code
  *       LOST} it makes one more write with the ended term, as work already under way would
  *       ({@code @LATEWRITE term accepted nanos}). Stopping stops the elector (graceful hand-over).
+ *   <li>{@code primitives}: two threads, one looping over {@code permits}-permit semaphore {@code
+ *       pool} (one permit per grant) and one over reader-writer lock {@code rw} (every third grant
+ *       a write), each grant held {@code hold} with no extension while writing its fencing token to
+ *       the resource every {@code writeEvery} (semaphore record {@code pool-<slot>}, per-slot
+ *       fencing; write record {@code rw}; readers write nothing), the last write after the hold's
+ *       final pause, so a holder resumed from {@code SIGSTOP} writes once more with its old token.
+ *       Prints {@code @SGRANT slot token sent-nanos seen-nanos}, {@code @SWRITE slot token accepted
+ *       sent-nanos}, {@code @SEXIT slot token nanos}, and {@code @RGRANT W|R token sent-nanos
+ *       seen-nanos}, {@code @RWRITE token accepted sent-nanos}, {@code @REXIT W|R token nanos}.
  * </ul>
  *
  * <p>Arguments are {@code name=value} pairs. Control comes on stdin: a line {@code GO} starts a
@@ -161,6 +176,7 @@ public final class LockWorker {
           case "fenced" -> fenced(lock, resource);
           case "schedule" -> schedule(lock);
           case "elect" -> elect(lock, resource);
+          case "primitives" -> primitives(recording, options, resource);
           default -> throw new IllegalArgumentException("unknown mode " + arg("mode"));
         }
       }
@@ -436,6 +452,99 @@ public final class LockWorker {
         }
         LockSupport.parkNanos(every);
       }
+    }
+  }
+
+  private void primitives(LockBackend backend, LockingOptions options, FencedResource resource)
+      throws InterruptedException {
+    int permits = Integer.parseInt(arg("permits"));
+    LockOptions opts = options(false, OnLost.OBSERVE);
+    long hold = duration("hold").toNanos();
+    long every = duration("writeEvery").toNanos();
+    try (DistributedSemaphores semaphores = DistributedSemaphores.create(options, backend);
+        DistributedReadWriteLock rw = DistributedReadWriteLock.create(options, backend)) {
+      DistributedSemaphore pool = semaphores.semaphore("pool", permits);
+      Thread sem =
+          new Thread(
+              () ->
+                  primitiveLoop(
+                      () -> {
+                        long sent = System.nanoTime();
+                        Permits p = pool.acquire(1, opts);
+                        Permit permit = p.permits().get(0);
+                        String slot = Integer.toString(permit.slot());
+                        long token = permit.fencingToken();
+                        out("@SGRANT " + slot + " " + token + " " + sent + " " + System.nanoTime());
+                        try (p) {
+                          holdAndWrite(
+                              resource, "pool-" + slot, token, hold, every, "@SWRITE " + slot);
+                          out("@SEXIT " + slot + " " + token + " " + System.nanoTime());
+                        }
+                      }),
+              id + "-semaphore");
+      Thread rwt =
+          new Thread(
+              () -> {
+                long[] n = {0};
+                primitiveLoop(
+                    () -> {
+                      boolean write = n[0]++ % 3 == 0;
+                      long sent = System.nanoTime();
+                      ReadWriteHandle h =
+                          write ? rw.acquireWrite("rw", opts) : rw.acquireRead("rw", opts);
+                      String mode = write ? "W" : "R";
+                      long token = h.fencingToken();
+                      out("@RGRANT " + mode + " " + token + " " + sent + " " + System.nanoTime());
+                      try (h) {
+                        if (write) {
+                          holdAndWrite(resource, "rw", token, hold, every, "@RWRITE");
+                        } else {
+                          LockSupport.parkNanos(hold);
+                        }
+                        out("@REXIT " + mode + " " + token + " " + System.nanoTime());
+                      }
+                    });
+              },
+              id + "-rwlock");
+      sem.start();
+      rwt.start();
+      sem.join();
+      rwt.join();
+    }
+  }
+
+  /** Runs {@code grant} until stopped, counting outcomes; a backend failure backs off briefly. */
+  private void primitiveLoop(Runnable grant) {
+    while (!stop && System.nanoTime() - deadline < 0) {
+      try {
+        grant.run();
+        grants.incrementAndGet();
+      } catch (LockNotAcquiredException e) {
+        busy.incrementAndGet();
+      } catch (LockBackendUnavailableException e) {
+        failures.get(e.kind()).incrementAndGet();
+        LockSupport.parkNanos(Duration.ofMillis(20).toNanos()); // backend down: back off
+      }
+    }
+  }
+
+  /**
+   * Writes {@code token} every {@code every} for {@code hold}; the last write comes after the last
+   * pause, so a holder frozen in that pause writes once more when it resumes.
+   */
+  private void holdAndWrite(
+      FencedResource resource, String key, long token, long hold, long every, String tag) {
+    long end = System.nanoTime() + hold;
+    long n = 0;
+    while (true) {
+      long sent = System.nanoTime();
+      boolean ok = resource.write(key, token, ++n);
+      count(ok);
+      out(tag + " " + token + " " + ok + " " + sent);
+      if (sent - end >= 0) {
+        return;
+      }
+      LockSupport.parkNanos(every);
     }
   }
 
