@@ -102,7 +102,7 @@ final class PrimitivesReport {
             + " acquire, one read per reader slot (8, sent together), the token pair and a"
             + " release; waiters poll on the retry policy (no release signal). Redisson's"
             + " RReadWriteLock is one script per acquire and one per release; Curator's is one"
-            + " sequential node plus a children listing.\n");
+            + " sequential node plus a children listing.\n\n");
     return md.toString();
   }
 
