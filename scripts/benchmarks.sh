@@ -8,6 +8,7 @@
 #   scripts/benchmarks.sh --only=kernel,redis,faces --out=docs
 #   scripts/benchmarks.sh --only=etcd,zookeeper,mariadb   single storage backends of "faces":
 #                                          azure, postgres, etcd, zookeeper, mariadb
+#   scripts/benchmarks.sh --only=primitives   semaphores and reader-writer locks, Redis and ZooKeeper
 #
 # Needs Java 17, redis-server (apt-get install redis-server), Azurite (npm, installed here from
 # hostloom-azure/package-lock.json when missing), etcd (apt-get install etcd-server) and mariadbd

@@ -17,7 +17,7 @@ import java.util.Set;
  * Runs every benchmark and writes {@code docs/benchmarks.md} and {@code docs/benchmarks.png}.
  *
  * <pre>
- * java -jar benchmarks/target/benchmarks.jar [--quick] [--only=kernel,redis,faces,scaling] [--out=docs]
+ * java -jar benchmarks/target/benchmarks.jar [--quick] [--only=kernel,redis,faces,scaling,primitives] [--out=docs]
  *     [--max-load=2.5] [--max-load-wait=3600] [--command="the command line, for the report"]
  * </pre>
  *
@@ -36,7 +36,8 @@ public final class BenchmarkMain {
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     System.setProperty("java.awt.headless", "true");
     boolean quick = false;
-    Set<String> parts = new LinkedHashSet<>(List.of("kernel", "redis", "faces", "scaling"));
+    Set<String> parts =
+        new LinkedHashSet<>(List.of("kernel", "redis", "faces", "scaling", "primitives"));
     Path out = Path.of("docs");
     double maxLoad = Double.NaN;
     long maxLoadWait = 3600;
@@ -47,12 +48,12 @@ public final class BenchmarkMain {
       } else if (a.startsWith("--only=")) {
         parts = new LinkedHashSet<>(List.of(a.substring(7).split(",")));
         for (String p : parts) {
-          if (!List.of("kernel", "redis", "faces", "scaling").contains(p)
+          if (!List.of("kernel", "redis", "faces", "scaling", "primitives").contains(p)
               && !StorageFaces.backends().contains(p)) {
             throw new IllegalArgumentException(
                 "unknown part "
                     + p
-                    + "; parts: kernel, redis, faces, scaling, "
+                    + "; parts: kernel, redis, faces, scaling, primitives, "
                     + StorageFaces.backends());
           }
         }
@@ -104,6 +105,14 @@ public final class BenchmarkMain {
     if (parts.contains("scaling")) {
       log("scaling: held handles, PostgreSQL rows");
       run.scaling = Scaling.run(quick);
+    }
+    if (parts.contains("primitives")) {
+      log("primitives: semaphores and reader-writer locks, Redis and ZooKeeper");
+      run.primitives =
+          io.hostloom.benchmarks.primitives.Primitives.run(
+              quick
+                  ? io.hostloom.benchmarks.primitives.Primitives.Plan.quick()
+                  : io.hostloom.benchmarks.primitives.Primitives.Plan.full());
     }
     run.loadAtEnd = Machine.loadAverage();
     run.elapsed = Duration.between(run.started, Instant.now());

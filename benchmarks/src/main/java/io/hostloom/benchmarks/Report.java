@@ -38,6 +38,7 @@ final class Report {
     RedisSideBySide.Report redis;
     List<StorageFaces.BackendResult> faces;
     Scaling.Result scaling;
+    io.hostloom.benchmarks.primitives.Primitives.Result primitives;
     final List<String> notes = new ArrayList<>();
   }
 
@@ -56,6 +57,9 @@ final class Report {
     }
     if (run.scaling != null) {
       scaling(run, md);
+    }
+    if (run.primitives != null) {
+      md.append(run.primitives.markdown());
     }
     method(md);
     Files.writeString(markdown, md.toString(), StandardCharsets.UTF_8);

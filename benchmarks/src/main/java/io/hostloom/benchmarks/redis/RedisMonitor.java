@@ -18,7 +18,7 @@ import java.util.TreeMap;
  * (round trips) and commands run inside scripts. Used only for the calibration pass, never while
  * timing: {@code MONITOR} slows the server down.
  */
-final class RedisMonitor implements AutoCloseable {
+public final class RedisMonitor implements AutoCloseable {
   private static final Set<String> IGNORED =
       Set.of("ping", "info", "hello", "client", "select", "command", "auth", "monitor");
 
@@ -27,7 +27,7 @@ final class RedisMonitor implements AutoCloseable {
   private final Map<String, Long> client = new TreeMap<>();
   private final Map<String, Long> script = new TreeMap<>();
 
-  RedisMonitor(String host, int port) throws IOException {
+  public RedisMonitor(String host, int port) throws IOException {
     socket = new Socket();
     socket.connect(new InetSocketAddress(InetAddress.getByName(host), port), 5000);
     OutputStream out = socket.getOutputStream();
@@ -86,7 +86,7 @@ final class RedisMonitor implements AutoCloseable {
     return names;
   }
 
-  synchronized String clientPerCycle(long cycles) {
+  public synchronized String clientPerCycle(long cycles) {
     return perCycle(client, cycles);
   }
 
@@ -96,7 +96,7 @@ final class RedisMonitor implements AutoCloseable {
   }
 
   /** Round trips per cycle: client commands / cycles. */
-  synchronized double roundTripsPerCycle(long cycles) {
+  public synchronized double roundTripsPerCycle(long cycles) {
     long n = 0;
     for (long v : client.values()) {
       n += v;
