@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The generic {@link DistributedReadWriteLock}: a kernel {@link DistributedLock} over the lock's
@@ -44,6 +45,8 @@ final class GenericReadWriteLock implements DistributedReadWriteLock {
   private final LockingOptions options;
   private final Set<RwAcquisition> inFlight = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final AtomicInteger readsHeld = new AtomicInteger();
+  private final AtomicInteger writesHeld = new AtomicInteger();
 
   GenericReadWriteLock(DistributedReadWriteLock.Builder b) {
     this.options = b.options;
@@ -70,6 +73,16 @@ final class GenericReadWriteLock implements DistributedReadWriteLock {
   /** The backend key of the lock's fencing-token counter. */
   String tokenKey(String name) {
     return keys.targetKey(name + "/t");
+  }
+
+  /** The count behind {@link #held(Mode)}. */
+  AtomicInteger heldCounter(Mode mode) {
+    return mode == Mode.READ ? readsHeld : writesHeld;
+  }
+
+  @Override
+  public int held(Mode mode) {
+    return heldCounter(Objects.requireNonNull(mode, "mode")).get();
   }
 
   @Override

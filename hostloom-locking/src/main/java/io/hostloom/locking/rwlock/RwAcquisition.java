@@ -332,8 +332,9 @@ final class RwAcquisition {
         held = null;
       }
     }
-    if (!result.complete(Optional.of(new FencedHandle(lease, name, mode, token)))) {
-      lease.closeAsync(); // the caller gave up at this moment
+    FencedHandle handle = new FencedHandle(lease, name, mode, token, lock.heldCounter(mode));
+    if (!result.complete(Optional.of(handle))) {
+      handle.closeAsync(); // the caller gave up at this moment
     }
   }
 
