@@ -3,7 +3,6 @@ package io.hostloom.locking;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.time.LockClock;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -287,11 +286,7 @@ public interface DistributedLock extends AutoCloseable {
      * @throws NullPointerException when locking is enabled and there is no backend
      */
     public DistributedLock build() {
-      List<String> problems = options.validate();
-      if (!problems.isEmpty()) {
-        throw new IllegalArgumentException(
-            "invalid locking options: " + String.join("; ", problems));
-      }
+      options.requireValid();
       if (options.enabled()) {
         Objects.requireNonNull(backend, "backend (required when locking is enabled)");
       }

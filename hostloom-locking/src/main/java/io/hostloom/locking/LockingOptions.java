@@ -89,6 +89,20 @@ public final class LockingOptions {
   }
 
   /**
+   * These options, when {@link #validate()} finds nothing: the check every builder of the kernel
+   * (lock, semaphores, reader-writer lock) makes before it builds.
+   *
+   * @throws IllegalArgumentException listing every problem {@link #validate()} finds
+   */
+  public LockingOptions requireValid() {
+    List<String> problems = validate();
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException("invalid locking options: " + String.join("; ", problems));
+    }
+    return this;
+  }
+
+  /**
    * Every rule these options break, one message each naming its key; empty when valid. Rules:
    * namespace non-empty, only {@code [a-z0-9-]} and not {@link LockKey#RESERVED_NAMESPACE}; default
    * lease &gt; 0; max lease &ge; default lease; max hold &gt; 0; retry set; max key length &gt; 0.

@@ -158,4 +158,22 @@ class LockingOptionsTest {
     assertThat(LockOptions.DEFAULTS.onLost()).isEqualTo(OnLost.OBSERVE);
     assertThat(LockOptions.SKIP_IF_BUSY.maxWait()).contains(Duration.ZERO);
   }
+
+  @Test
+  void everyBuilderRejectsInvalidOptionsWithTheSameMessage() {
+    LockingOptions bad = LockingOptions.of("BAD");
+    LockingOptions good = LockingOptions.of("ok");
+    assertThat(good.requireValid()).isSameAs(good);
+    String message = "invalid locking options: " + String.join("; ", bad.validate());
+    io.hostloom.locking.memory.InMemoryLockBackend memory =
+        new io.hostloom.locking.memory.InMemoryLockBackend();
+    assertThatThrownBy(bad::requireValid).hasMessage(message);
+    assertThatThrownBy(() -> DistributedLock.create(bad, memory)).hasMessage(message);
+    assertThatThrownBy(
+            () -> io.hostloom.locking.semaphore.DistributedSemaphores.create(bad, memory))
+        .hasMessage(message);
+    assertThatThrownBy(
+            () -> io.hostloom.locking.rwlock.DistributedReadWriteLock.builder(bad, memory).build())
+        .hasMessage(message);
+  }
 }

@@ -131,6 +131,13 @@ public interface DistributedReadWriteLock extends AutoCloseable {
   int readerSlots();
 
   /**
+   * The handles of {@code mode} granted by this lock in this process, of every name, and neither
+   * closed nor lost: what the {@code hostloom.rwlock.held} gauge of {@code hostloom-micrometer}
+   * shows. A local count for observability, never a coordination answer.
+   */
+  int held(ReadWriteHandle.Mode mode);
+
+  /**
    * Closes the lock: acquisitions in flight end with {@link IllegalStateException} and release what
    * they hold; later calls throw {@link IllegalStateException}; handles already granted keep
    * working. Leaves the backend open. Idempotent; never throws.
@@ -207,7 +214,8 @@ public interface DistributedReadWriteLock extends AutoCloseable {
         throw new IllegalArgumentException(
             "a reader-writer lock needs locking enabled (" + LockingOptions.KEY_ENABLED + ")");
       }
-      return new GenericReadWriteLock(this); // the kernel lock inside validates the options
+      options.requireValid();
+      return new GenericReadWriteLock(this);
     }
   }
 }

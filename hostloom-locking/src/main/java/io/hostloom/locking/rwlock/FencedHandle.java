@@ -5,6 +5,8 @@ import io.hostloom.locking.LossReason;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** A kernel lease (write key or reader slot) shown under the lock's name with its rw token. */
 final class FencedHandle implements ReadWriteHandle {
@@ -12,12 +14,24 @@ final class FencedHandle implements ReadWriteHandle {
   private final String name;
   private final Mode mode;
   private final long token;
+  private final AtomicInteger held;
+  private final AtomicBoolean counted = new AtomicBoolean();
 
-  FencedHandle(LockHandle lease, String name, Mode mode, long token) {
+  /** Counts itself in {@code held} until it is closed or lost. */
+  FencedHandle(LockHandle lease, String name, Mode mode, long token, AtomicInteger held) {
     this.lease = lease;
     this.name = name;
     this.mode = mode;
     this.token = token;
+    this.held = held;
+    held.incrementAndGet();
+    var unused = lease.lost().thenRun(this::countDown);
+  }
+
+  private void countDown() {
+    if (counted.compareAndSet(false, true)) {
+      held.decrementAndGet();
+    }
   }
 
   @Override
@@ -72,11 +86,13 @@ final class FencedHandle implements ReadWriteHandle {
 
   @Override
   public void close() {
+    countDown();
     lease.close();
   }
 
   @Override
   public CompletableFuture<Void> closeAsync() {
+    countDown();
     return lease.closeAsync();
   }
 

@@ -8,6 +8,7 @@ import io.hostloom.locking.LockOptions;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.rwlock.ReadWriteHandle.Mode;
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.spi.support.KeyMappingLockBackend;
 import io.hostloom.locking.time.LockClock;
 import java.time.Duration;
 import java.util.Objects;
@@ -17,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The generic {@link DistributedReadWriteLock}: a kernel {@link DistributedLock} over the lock's
@@ -29,21 +31,58 @@ final class GenericReadWriteLock implements DistributedReadWriteLock {
 
   final DistributedLock kernel;
   final LockBackend backend;
-  final Keyspace keys;
+
+  /**
+   * The lock's keys: the kernel lease engine sees {@code <ns>:lock:<name>/w}, the backend {@code
+   * <ns>:rwlock:<name>/w}, so they never meet a {@code DistributedLock}'s of the same namespace. A
+   * name has no whitespace and a suffix is parsed from its last {@code /}, so two names never share
+   * a key.
+   */
+  final KeyMappingLockBackend keys;
+
   final LockClock clock;
   final int slots;
   private final LockingOptions options;
   private final Set<RwAcquisition> inFlight = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final AtomicInteger readsHeld = new AtomicInteger();
+  private final AtomicInteger writesHeld = new AtomicInteger();
 
   GenericReadWriteLock(DistributedReadWriteLock.Builder b) {
     this.options = b.options;
     this.backend = b.backend;
-    this.keys = new Keyspace(b.backend, b.options.namespace());
+    this.keys =
+        new KeyMappingLockBackend(
+            b.backend, b.options.namespace() + ":lock:", b.options.namespace() + ":rwlock:");
     this.clock = b.clock;
     this.slots = b.readerSlots;
     this.kernel =
         DistributedLock.builder(b.options, keys).clock(b.clock).listener(b.listener).build();
+  }
+
+  /** The kernel key (as the lease engine is given it) of the write key. */
+  static String writeKey(String name) {
+    return name + "/w";
+  }
+
+  /** The kernel key of reader slot {@code slot}. */
+  static String slotKey(String name, int slot) {
+    return name + "/r/" + slot;
+  }
+
+  /** The backend key of the lock's fencing-token counter. */
+  String tokenKey(String name) {
+    return keys.targetKey(name + "/t");
+  }
+
+  /** The count behind {@link #held(Mode)}. */
+  AtomicInteger heldCounter(Mode mode) {
+    return mode == Mode.READ ? readsHeld : writesHeld;
+  }
+
+  @Override
+  public int held(Mode mode) {
+    return heldCounter(Objects.requireNonNull(mode, "mode")).get();
   }
 
   @Override

@@ -147,7 +147,7 @@ final class RwAcquisition {
   /** Reads the write key; {@code onFree} or {@code onHeld} runs with the answer. */
   private void whenWriteKey(Runnable onFree, Runnable onHeld) {
     lock.backend
-        .read(lock.keys.backendKey(Keyspace.writeKey(name)))
+        .read(lock.keys.targetKey(GenericReadWriteLock.writeKey(name)))
         .whenComplete(
             (w, e) -> {
               if (e != null) {
@@ -174,7 +174,7 @@ final class RwAcquisition {
       busy(this::readRetry); // every slot taken
       return;
     }
-    String slot = Keyspace.slotKey(name, (first + tried) % lock.slots);
+    String slot = GenericReadWriteLock.slotKey(name, (first + tried) % lock.slots);
     onKernel(
         lock.kernel.tryAcquireAsync(slot, oneTry),
         h -> {
@@ -208,7 +208,7 @@ final class RwAcquisition {
       o = options.toBuilder().maxWait(Duration.ofNanos(left)).build();
     }
     onKernel(
-        lock.kernel.tryAcquireAsync(Keyspace.writeKey(name), o),
+        lock.kernel.tryAcquireAsync(GenericReadWriteLock.writeKey(name), o),
         h -> {
           if (h.isEmpty()) {
             notAcquired(); // the kernel spent the retry budget among writers
@@ -226,7 +226,7 @@ final class RwAcquisition {
   private void drain(LockHandle writeKey, List<Integer> pending, boolean waited) {
     List<CompletableFuture<Optional<LeaseRecord>>> reads = new ArrayList<>();
     for (int i : pending) {
-      reads.add(lock.backend.read(lock.keys.backendKey(Keyspace.slotKey(name, i))));
+      reads.add(lock.backend.read(lock.keys.targetKey(GenericReadWriteLock.slotKey(name, i))));
     }
     CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
         .whenComplete(
@@ -297,7 +297,7 @@ final class RwAcquisition {
     if (result.isDone()) {
       return;
     }
-    String key = lock.keys.tokenKey(name);
+    String key = lock.tokenKey(name);
     String owner = UUID.randomUUID().toString();
     lock.backend
         .acquire(key, owner, "", TOKEN_LEASE)
@@ -332,8 +332,9 @@ final class RwAcquisition {
         held = null;
       }
     }
-    if (!result.complete(Optional.of(new FencedHandle(lease, name, mode, token)))) {
-      lease.closeAsync(); // the caller gave up at this moment
+    FencedHandle handle = new FencedHandle(lease, name, mode, token, lock.heldCounter(mode));
+    if (!result.complete(Optional.of(handle))) {
+      handle.closeAsync(); // the caller gave up at this moment
     }
   }
 

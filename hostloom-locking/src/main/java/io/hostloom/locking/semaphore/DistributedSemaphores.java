@@ -4,7 +4,6 @@ import io.hostloom.locking.LockEventListener;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.time.LockClock;
-import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -104,11 +103,7 @@ public interface DistributedSemaphores extends AutoCloseable {
      * @throws NullPointerException when locking is enabled and there is no backend
      */
     public DistributedSemaphores build() {
-      List<String> problems = options.validate();
-      if (!problems.isEmpty()) {
-        throw new IllegalArgumentException(
-            "invalid locking options: " + String.join("; ", problems));
-      }
+      options.requireValid();
       if (options.enabled()) {
         Objects.requireNonNull(backend, "backend (required when locking is enabled)");
       }

@@ -1,39 +1,33 @@
 package io.hostloom.locking.semaphore;
 
 import io.hostloom.locking.spi.AcquireOutcome;
-import io.hostloom.locking.spi.ExtendOutcome;
-import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
-import io.hostloom.locking.spi.ReleaseOutcome;
-import io.hostloom.locking.spi.ReplaceOutcome;
-import io.hostloom.locking.spi.support.DelegatingLockBackend;
+import io.hostloom.locking.spi.support.KeyMappingLockBackend;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * The backend as the kernel's lock sees it for the slots of semaphores with {@code permits}
  * permits: the lock's keys {@code <ns>:lock:<name>#<slot>} become {@code
- * <ns>:semaphore:<name>#<slot>}, every grant stores the permit count as its data, and an acquire
- * refused by a holder that stored another count fails with {@link PermitCountMismatchException}
- * (the kernel reports it as a backend failure of kind {@code OTHER}, whose cause the semaphore
- * unwraps).
+ * <ns>:semaphore:<name>#<slot>} (the mapping is {@link KeyMappingLockBackend}'s, for every
+ * operation), every grant stores the permit count as its data, and an acquire refused by a holder
+ * that stored another count fails with {@link PermitCountMismatchException} (the kernel reports it
+ * as a backend failure of kind {@code OTHER}, whose cause the semaphore unwraps).
  */
-final class SlotBackend extends DelegatingLockBackend {
+final class SlotBackend extends KeyMappingLockBackend {
   static final String DATA_PREFIX = "hostloom-semaphore;permits=";
 
-  private final LockBackend backend;
-  private final String lockPrefix;
-  private final String slotPrefix;
   private final int permits;
   private final String data;
 
   SlotBackend(LockBackend backend, String namespace, int permits) {
-    this.backend = backend;
-    this.lockPrefix = namespace + ":lock:";
-    this.slotPrefix = namespace + ":semaphore:";
+    super(backend, namespace + ":lock:", slotPrefix(namespace));
     this.permits = permits;
     this.data = DATA_PREFIX + permits;
+  }
+
+  private static String slotPrefix(String namespace) {
+    return namespace + ":semaphore:";
   }
 
   /** The lock key of a slot, as given to the kernel's lock. */
@@ -41,30 +35,18 @@ final class SlotBackend extends DelegatingLockBackend {
     return name + "#" + slot;
   }
 
-  /** The backend key of a slot, as a {@link io.hostloom.locking.spi.ReleaseSignal} knows it. */
+  /**
+   * The backend key of a slot, as a {@link io.hostloom.locking.spi.ReleaseSignal} knows it: what a
+   * {@code SlotBackend} of {@code namespace} maps the slot's lock key to.
+   */
   static String backendKey(String namespace, String name, int slot) {
-    return namespace + ":semaphore:" + lockKey(name, slot);
-  }
-
-  @Override
-  protected LockBackend delegate() {
-    return backend;
-  }
-
-  @Override
-  public String name() {
-    return backend.name();
-  }
-
-  private String map(String key) {
-    return key.startsWith(lockPrefix) ? slotPrefix + key.substring(lockPrefix.length()) : key;
+    return slotPrefix(namespace) + lockKey(name, slot);
   }
 
   @Override
   public CompletableFuture<AcquireOutcome> acquire(
       String key, String owner, String ignored, Duration lease) {
-    return backend
-        .acquire(map(key), owner, data, lease)
+    return super.acquire(key, owner, data, lease)
         .thenCompose(
             o -> {
               int other = o.holder().map(h -> permitsOf(h.data())).orElse(permits);
@@ -88,29 +70,8 @@ final class SlotBackend extends DelegatingLockBackend {
   }
 
   private String nameOf(String key) {
-    String k = key.startsWith(lockPrefix) ? key.substring(lockPrefix.length()) : key;
+    String k = suffixOf(key);
     int hash = k.lastIndexOf('#');
     return hash < 0 ? k : k.substring(0, hash);
-  }
-
-  @Override
-  public CompletableFuture<ExtendOutcome> extend(String key, String owner, Duration lease) {
-    return backend.extend(map(key), owner, lease);
-  }
-
-  @Override
-  public CompletableFuture<ReleaseOutcome> release(String key, String owner) {
-    return backend.release(map(key), owner);
-  }
-
-  @Override
-  public CompletableFuture<ReplaceOutcome> replace(
-      String key, String expectedOwner, String newOwner, String newData, Duration lease) {
-    return backend.replace(map(key), expectedOwner, newOwner, newData, lease);
-  }
-
-  @Override
-  public CompletableFuture<Optional<LeaseRecord>> read(String key) {
-    return backend.read(map(key));
   }
 }

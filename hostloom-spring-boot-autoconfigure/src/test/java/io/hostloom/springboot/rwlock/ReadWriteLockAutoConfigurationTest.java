@@ -6,8 +6,10 @@ import io.hostloom.locking.LockOptions;
 import io.hostloom.locking.rwlock.DistributedReadWriteLock;
 import io.hostloom.locking.rwlock.ReadWriteHandle;
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.micrometer.ReadWriteLockMetrics;
 import io.hostloom.springboot.HostLoomAutoConfiguration;
 import io.hostloom.springboot.backend.memory.MemoryBackendAutoConfiguration;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -61,5 +63,31 @@ class ReadWriteLockAutoConfigurationTest {
               assertThat(ctx).hasSingleBean(DistributedReadWriteLock.class);
               assertThat(ctx.getBean(DistributedReadWriteLock.class).readerSlots()).isEqualTo(2);
             });
+  }
+
+  @Test
+  void aMeterRegistryGetsTheHeldGaugesPerMode() {
+    runner
+        .withBean(SimpleMeterRegistry.class)
+        .run(
+            ctx -> {
+              assertThat(ctx).hasNotFailed();
+              DistributedReadWriteLock rw = ctx.getBean(DistributedReadWriteLock.class);
+              SimpleMeterRegistry registry = ctx.getBean(SimpleMeterRegistry.class);
+              try (ReadWriteHandle r = rw.acquireRead("invoice", LockOptions.SKIP_IF_BUSY)) {
+                assertThat(held(registry, "read")).isEqualTo(1.0);
+                assertThat(held(registry, "write")).isZero();
+              }
+              assertThat(held(registry, "read")).isZero();
+            });
+  }
+
+  private static double held(SimpleMeterRegistry registry, String mode) {
+    return registry
+        .get(ReadWriteLockMetrics.HELD)
+        .tag("hostloom.lock.namespace", "orders")
+        .tag(ReadWriteLockMetrics.MODE_TAG, mode)
+        .gauge()
+        .value();
   }
 }
