@@ -10,6 +10,7 @@ import io.hostloom.testkit.rwlock.ReadWriteHold;
 import io.hostloom.testkit.semaphore.PermitHistoryChecker;
 import io.hostloom.testkit.semaphore.PermitHistoryReport;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -353,14 +354,22 @@ abstract class PrimitiveScenarios extends ScenarioBase {
   private static List<ReadWriteHold> holds(List<WorkerProcess> workers) {
     List<ReadWriteHold> out = new ArrayList<>();
     for (WorkerProcess w : workers) {
-      Map<String, Long> exits = new HashMap<>();
+      // reads may share a token (a reader takes the live holder's), so one mode and token can
+      // stand for several holds of this worker's one reader-writer thread: pair them in order
+      Map<String, ArrayDeque<Long>> exits = new HashMap<>();
       for (String l : w.lines("@REXIT ")) {
-        exits.put(WorkerProcess.field(l, 1) + WorkerProcess.field(l, 2), lastNumber(l));
+        exits
+            .computeIfAbsent(
+                WorkerProcess.field(l, 1) + WorkerProcess.field(l, 2), k -> new ArrayDeque<>())
+            .add(lastNumber(l));
       }
       int n = 0;
       for (String l : w.lines("@RGRANT ")) {
         Grant g = grant(w, l);
-        long exit = Optional.ofNullable(exits.remove(g.what() + g.token())).orElse(Long.MAX_VALUE);
+        long exit =
+            Optional.ofNullable(exits.get(g.what() + g.token()))
+                .map(ArrayDeque::poll)
+                .orElse(Long.MAX_VALUE);
         out.add(
             new ReadWriteHold(
                 "rw",
