@@ -65,6 +65,10 @@ public final class RedisKeyLayout {
   private final String kind;
   private final String names;
   private final String stripped;
+  // suffixes of a lease key's own side keys (a compatibility layout's must not be old lock names)
+  private final String fenceSuffix;
+  private final String waitersSuffix;
+  private final String releasedSuffix;
 
   private RedisKeyLayout(String prefix) {
     this(prefix, null, null, null);
@@ -75,6 +79,9 @@ public final class RedisKeyLayout {
     this.kind = kind;
     this.names = names;
     this.stripped = stripped;
+    this.fenceSuffix = suffix(kind, ":fence");
+    this.waitersSuffix = suffix(kind, ":w");
+    this.releasedSuffix = suffix(kind, ":released");
   }
 
   /**
@@ -157,11 +164,16 @@ public final class RedisKeyLayout {
 
   /** The fencing counter of {@code key}, in the same cluster slot as its lease. */
   public String fenceKey(String key) {
-    return leaseKey(key) + suffix(":fence");
+    return fenceKeyOf(leaseKey(key));
+  }
+
+  /** {@link #fenceKey} from the lease key already derived for the same call. */
+  String fenceKeyOf(String leaseKey) {
+    return leaseKey + fenceSuffix;
   }
 
   // a compatibility layout's own keys must not be lock names of the old library
-  private String suffix(String own) {
+  private static String suffix(String kind, String own) {
     return kind == null ? own : ":hostloom-" + own.substring(1);
   }
 
@@ -170,12 +182,17 @@ public final class RedisKeyLayout {
    * as long as its waits last; release and replace publish only while it exists. Same slot.
    */
   public String waitersKey(String key) {
-    return leaseKey(key) + suffix(":w");
+    return waitersKeyOf(leaseKey(key));
+  }
+
+  /** {@link #waitersKey} from the lease key already derived for the same call. */
+  String waitersKeyOf(String leaseKey) {
+    return leaseKey + waitersSuffix;
   }
 
   /** The channel a release or replace of {@code key} is published on. */
   public String releaseChannel(String key) {
-    return leaseKey(key) + suffix(":released");
+    return leaseKey(key) + releasedSuffix;
   }
 
   /**

@@ -141,7 +141,7 @@ public final class RedisLockBackend
         "acquire",
         LeaseScripts.ACQUIRE,
         () -> new NestedMultiOutput<>(CODEC),
-        List.of(lk, layout.fenceKey(key), layout.waitersKey(key)),
+        List.of(lk, layout.fenceKeyOf(lk), layout.waitersKeyOf(lk)),
         List.of(owner, data, Long.toString(leaseMs), fenceTtl(leaseMs), waitHorizon(key)),
         (r, replayed) ->
             granted(r)
@@ -158,7 +158,7 @@ public final class RedisLockBackend
         "extend",
         LeaseScripts.EXTEND,
         () -> new NestedMultiOutput<>(CODEC),
-        List.of(lk, layout.fenceKey(key)),
+        List.of(lk, layout.fenceKeyOf(lk)),
         List.of(owner, Long.toString(leaseMs), fenceTtl(leaseMs)),
         (r, replayed) ->
             switch (status(r)) {
@@ -177,7 +177,7 @@ public final class RedisLockBackend
         "release",
         LeaseScripts.RELEASE,
         () -> new NestedMultiOutput<>(CODEC),
-        List.of(lk, layout.waitersKey(key)),
+        List.of(lk, layout.waitersKeyOf(lk)),
         List.of(owner, channel(key), announceMode),
         (r, replayed) ->
             switch (status(r)) {
@@ -198,7 +198,7 @@ public final class RedisLockBackend
         "replace",
         LeaseScripts.REPLACE,
         () -> new NestedMultiOutput<>(CODEC),
-        List.of(lk, layout.fenceKey(key), layout.waitersKey(key)),
+        List.of(lk, layout.fenceKeyOf(lk), layout.waitersKeyOf(lk)),
         List.of(
             expectedOwner,
             newOwner,
