@@ -15,20 +15,20 @@ import java.util.function.Function;
  * again) or to no row (purged); an expiry alone changes nothing and signals nothing, as on
  * PostgreSQL. So the hand-off latency is at most the interval current when the release happened,
  * and each waiting caller costs one read per interval. The first read may answer after the release
- * it should see (it is queued like any call); a tombstone younger than the wait then counts as a
- * release after the wait's start. A failed read is skipped (the next one follows on schedule); the
- * wait itself, its {@code maxWait} and its end at close are the backend's {@code
- * ReleaseWaitRegistry}'s.
+ * or replace it should see (it is queued like any call); a row whose last change (release, replace
+ * or grant: its {@code acquired_at}) is younger than the wait then counts as a change after the
+ * wait's start. A failed read is skipped (the next one follows on schedule); the wait itself, its
+ * {@code maxWait} and its end at close are the backend's {@code ReleaseWaitRegistry}'s.
  */
 final class PollingReleaseWatcher implements ReleaseWaits {
   static final long FIRST_POLL_MILLIS = 5;
   static final long MAX_POLL_MILLIS = 200;
 
   /**
-   * What one poll saw of a key's row: its token, whether it is a release's tombstone, and for a
-   * tombstone how long ago (server clock, µs) it was released.
+   * What one poll saw of a key's row: its token, whether it is a release's tombstone, and how long
+   * ago (server clock, µs) it last changed hands: released, replaced or granted to a new owner.
    */
-  record State(long token, boolean released, long releasedMicrosAgo) {}
+  record State(long token, boolean released, long changedMicrosAgo) {}
 
   private final Function<String, CompletableFuture<Optional<State>>> read;
   private final ScheduledExecutorService timer;
@@ -108,12 +108,11 @@ final class PollingReleaseWatcher implements ReleaseWaits {
       Optional<State> before = previous;
       previous = now;
       if (before == null) {
-        // the first read may answer after a release that followed this wait's start: a
-        // tombstone younger than the wait counts (at worst a spurious signal, never a missed one)
+        // the first read may answer after a release or replace that followed this wait's start: a
+        // row changed more recently than the wait began counts (at worst a spurious signal, never
+        // a missed one: a replace leaves a live row with a new token, no tombstone)
         long waitedMicros = (System.nanoTime() - startNanos) / 1000;
-        return now.isPresent()
-            && now.get().released()
-            && now.get().releasedMicrosAgo() < waitedMicros;
+        return now.isPresent() && now.get().changedMicrosAgo() < waitedMicros;
       }
       if (before.isEmpty() || before.get().released()) {
         return false;
