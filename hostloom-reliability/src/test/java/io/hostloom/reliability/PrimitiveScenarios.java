@@ -38,6 +38,9 @@ abstract class PrimitiveScenarios extends ScenarioBase {
   static final int PERMITS = 2;
   private static final Duration OUTAGE = Duration.ofMillis(2500); // > LEASE: see OutageScenarios
   private static final Duration WAIT = Duration.ofSeconds(30);
+
+  /** How long a worker holds a grant, writing every 50 ms; its last write ends the hold. */
+  private static final Duration HOLD = Duration.ofMillis(300);
   private static final String LOAD =
       "4 JVMs, each looping over a 2-permit semaphore and a reader-writer lock (1 write in 3);"
           + " lease 2 s, hold 0.3 s, fenced write every 50 ms";
@@ -53,7 +56,7 @@ abstract class PrimitiveScenarios extends ScenarioBase {
       Map<String, String> a = workerArgs(t.spec().withTimeout(Duration.ofSeconds(1)), "primitives");
       a.put("permits", Integer.toString(PERMITS));
       a.put("lease", LEASE.toString());
-      a.put("hold", "PT0.3S");
+      a.put("hold", HOLD.toString());
       a.put("maxWait", "PT5S");
       a.put("retryStep", "PT0.02S");
       a.put("duration", "PT3M");
@@ -292,7 +295,9 @@ abstract class PrimitiveScenarios extends ScenarioBase {
       String last = lines.isEmpty() ? "" : lines.get(lines.size() - 1);
       if (last.startsWith(grantTag)) {
         long seen = WorkerProcess.number(last, 4);
-        if (System.nanoTime() - (seen + LEASE.toNanos() / 2) < 0) { // frozen early in its hold
+        // frozen (150 ms ago or more) within its hold, so it writes once more when resumed: a
+        // holder frozen after its last write (in its release call) would give nothing to fence
+        if (System.nanoTime() - (seen + HOLD.toNanos()) < 0) {
           return grant(w, last);
         }
       }
