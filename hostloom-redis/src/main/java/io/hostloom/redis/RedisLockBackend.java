@@ -7,6 +7,7 @@ import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.LockBackendException;
+import io.hostloom.locking.spi.PermitLeases;
 import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.ReplaceOutcome;
@@ -69,7 +70,7 @@ import java.util.function.Supplier;
  * Builder#releaseNotifications} on.
  */
 public final class RedisLockBackend
-    implements LockBackend, BackendHealthProbe, ReleaseSignal, AutoCloseable {
+    implements LockBackend, BackendHealthProbe, ReleaseSignal, PermitLeases, AutoCloseable {
   static final int DEFAULT_COMMAND_TIMEOUT_SECONDS = 5;
 
   /** Default bound on every Redis command: {@value #DEFAULT_COMMAND_TIMEOUT_SECONDS} s. */
@@ -89,7 +90,7 @@ public final class RedisLockBackend
   static final long WAITER_FLAG_MARGIN_MILLIS = 100;
 
   private static final Wtf8Codec CODEC = Wtf8Codec.INSTANCE;
-  private static final BackendArguments ARGUMENTS = BackendArguments.unbounded();
+  static final BackendArguments ARGUMENTS = BackendArguments.unbounded();
 
   private final ScriptClient scripts;
   private final ReleaseSubscription releases; // null: no client, or notifications off
@@ -236,6 +237,25 @@ public final class RedisLockBackend
   /**
    * {@inheritDoc}
    *
+   * <p>On the default layout: a view whose semaphore is one sorted set of holders and one hash of
+   * entries in the key's hash slot (see {@link RedisKeyLayout#permitHoldersKey}), each operation
+   * one script, and whose releases wake {@link #awaitRelease} waits of the semaphore's key. Tokens
+   * come from the key's counter even with {@link Builder#fencingTokens} off (the slot is the token
+   * modulo the count). Empty on a compatibility layout (its old library has no such semaphore).
+   */
+  @Override
+  public Optional<LockBackend> permitView(int permits) {
+    if (permits < 1) {
+      throw new IllegalArgumentException("permits must be positive but was " + permits);
+    }
+    return layout.compatible()
+        ? Optional.empty()
+        : Optional.of(new RedisPermitLeases(this, permits));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
    * <p>Costs no command: the wait is registered locally and woken by the backend's one pattern
    * subscription ({@link RedisKeyLayout#releasePattern()}), which the first call starts. A wait
    * that begins before that subscription is confirmed is held and completes with {@code true} as
@@ -263,7 +283,7 @@ public final class RedisLockBackend
    * here on the key ends, plus a margin for timers firing late; {@code "0"} when nobody here waits
    * on it (a WOPI LOCK, a lock with wake-on-release off, a {@code tryAcquire} without a wait).
    */
-  private String waitHorizon(String key) {
+  String waitHorizon(String key) {
     Optional<Duration> left =
         releases == null ? Optional.empty() : releases.pendingFor(layout.releaseChannel(key));
     if (left.isEmpty()) {
@@ -395,7 +415,7 @@ public final class RedisLockBackend
 
   // ---- one script, one round trip; failures get their kind, replies their shape ----
 
-  private <T, R> CompletableFuture<R> eval(
+  <T, R> CompletableFuture<R> eval(
       String operation,
       LeaseScripts.Script script,
       Supplier<CommandOutput<String, String, T>> output,
@@ -411,7 +431,7 @@ public final class RedisLockBackend
    * that run left. Reported as {@code TIMEOUT} ("may have been applied"), which the kernel and the
    * WOPI service already handle for a call whose answer was lost; a success is reported as is.
    */
-  private static <R> R inDoubt(String operation) {
+  static <R> R inDoubt(String operation) {
     throw LockBackendException.timeout(
         "Redis "
             + operation
@@ -421,26 +441,26 @@ public final class RedisLockBackend
 
   // ---- replies ----
 
-  private static boolean granted(List<Object> reply) {
+  static boolean granted(List<Object> reply) {
     return (Long) reply.get(0) == 1L;
   }
 
   // the leading status of extend, release and replace: 1 done, 2 another owner's, 0 absent
   // a reply the scripts never send: script and decoder disagree, never a lease decision
-  private static IllegalStateException unexpectedReply(String op, List<Object> reply) {
+  static IllegalStateException unexpectedReply(String op, List<Object> reply) {
     return new IllegalStateException("unexpected " + op + " script reply " + reply);
   }
 
-  private static int status(List<Object> reply) {
+  static int status(List<Object> reply) {
     return ((Long) reply.get(0)).intValue();
   }
 
-  private static long token(Object value) {
+  static long token(Object value) {
     return Long.parseLong((String) value);
   }
 
   // {token, owner, data, pttl} starting at index from
-  private static LeaseRecord record(List<Object> reply, int from) {
+  static LeaseRecord record(List<Object> reply, int from) {
     long pttl = (Long) reply.get(from + 3);
     // a lease without expiry was not written by these scripts; it never expires
     Duration remaining = pttl > 0 ? Duration.ofMillis(pttl) : Duration.ofMillis(Long.MAX_VALUE);
@@ -453,15 +473,22 @@ public final class RedisLockBackend
 
   // ---- arguments ----
 
-  private String channel(String key) {
+  String channel(String key) {
     return publishReleases ? layout.releaseChannel(key) : "";
   }
 
   // "0": no fencing tokens, no counter
   private String fenceTtl(long leaseMs) {
-    return fencingTokens
-        ? Long.toString(Math.min(leaseMs + fenceRetentionMillis, MAX_TTL_MILLIS))
-        : "0";
+    return fencingTokens ? counterTtl(leaseMs) : "0";
+  }
+
+  /** The PX of a counter, whatever {@link Builder#fencingTokens}: lease + fence retention. */
+  String counterTtl(long leaseMs) {
+    return Long.toString(Math.min(leaseMs + fenceRetentionMillis, MAX_TTL_MILLIS));
+  }
+
+  String announceMode() {
+    return announceMode;
   }
 
   /** {@code lease} in whole milliseconds, rounded up (never 0), at most 2^50. */
