@@ -295,11 +295,11 @@ public final class RedisLockBackend
 
   /**
    * Connects now instead of on the first operation: opens the command connection, loads the five
-   * scripts ({@code SCRIPT LOAD}, so no first call meets {@code NOSCRIPT}) and, with release
-   * notifications on and a client to open it with, starts the release subscription. Without it, the
-   * first operation pays for connecting (TCP, {@code HELLO}, TLS and {@code AUTH} where configured)
-   * and each script's first use on a server that never saw it costs one extra round trip ({@code
-   * NOSCRIPT}, then {@code EVAL}).
+   * lease scripts and the permit view's four ({@code SCRIPT LOAD}, so no first call meets {@code
+   * NOSCRIPT}) and, with release notifications on and a client to open it with, starts the release
+   * subscription. Without it, the first operation pays for connecting (TCP, {@code HELLO}, TLS and
+   * {@code AUTH} where configured) and each script's first use on a server that never saw it costs
+   * one extra round trip ({@code NOSCRIPT}, then {@code EVAL}).
    *
    * <p>Never blocks. The future completes when all of that is done, or exceptionally with a {@link
    * LockBackendException} ({@code UNAVAILABLE} when connecting failed, {@code TIMEOUT} when a step
