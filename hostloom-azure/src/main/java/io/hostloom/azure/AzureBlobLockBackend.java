@@ -12,6 +12,7 @@ import com.azure.storage.common.policy.RequestRetryOptions;
 import com.azure.storage.common.policy.RetryPolicyType;
 import io.hostloom.locking.spi.BackendHealth;
 import io.hostloom.locking.spi.BackendHealthProbe;
+import io.hostloom.locking.spi.BackendWarmUp;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.LosslessUtf8;
 import io.hostloom.locking.spi.support.BackendArguments;
@@ -97,7 +98,7 @@ import reactor.core.publisher.Mono;
  * sent (printable ASCII costs a byte a character; other text about 4/3 of its UTF-8 bytes).
  */
 public final class AzureBlobLockBackend extends DelegatingLockBackend
-    implements BackendHealthProbe {
+    implements BackendHealthProbe, BackendWarmUp {
   /** The default container, the .NET provider's default too. */
   public static final String DEFAULT_CONTAINER_NAME = "wopi-locks";
 
@@ -123,6 +124,7 @@ public final class AzureBlobLockBackend extends DelegatingLockBackend
   private final BlobContainerAsyncClient container;
   private final String containerName;
   private final Duration healthTimeout;
+  private final Duration commandTimeout;
   private final WopiLockComparer wopiComparer;
   private final Duration wopiExpiry;
   private final AzureBlobRecordStore records;
@@ -133,6 +135,7 @@ public final class AzureBlobLockBackend extends DelegatingLockBackend
     this.containerName = b.containerName;
     this.container = service.getBlobContainerAsyncClient(b.containerName);
     this.healthTimeout = b.healthTimeout;
+    this.commandTimeout = b.commandTimeout;
     this.wopiComparer = b.wopiComparer;
     this.wopiExpiry = b.wopiExpiry;
     BlobState.Rules rules =
@@ -210,6 +213,26 @@ public final class AzureBlobLockBackend extends DelegatingLockBackend
                 Mono.just(
                     BackendHealth.unhealthy(
                         what + ": " + AzureFailures.kindOf(e) + ", " + AzureFailures.describe(e))))
+        .toFuture();
+  }
+
+  /**
+   * Connects now instead of on the first operation: creates the container when {@link
+   * Builder#createContainer} is on and this instance has not yet done so, then reads the
+   * container's properties, which opens the HTTP connection (TLS where used) and loads the client's
+   * request and reply handling. Without it the first operation pays for all of that (seconds on a
+   * loaded machine, see the module's README). Bounded by {@link Builder#commandTimeout
+   * commandTimeout}; fails with a {@code LockBackendException} ({@code UNAVAILABLE}: nothing
+   * answered; {@code TIMEOUT}: no answer within the bound; {@code OTHER}: an HTTP error, such as a
+   * missing container this instance may not create). A failed warm-up changes nothing.
+   */
+  @Override
+  public CompletableFuture<Void> warmUp() {
+    return Mono.defer(records::ensureContainer)
+        .then(container.getPropertiesWithResponse(null))
+        .timeout(commandTimeout)
+        .onErrorMap(e -> AzureFailures.toBackendException("warm-up", e, false))
+        .then()
         .toFuture();
   }
 

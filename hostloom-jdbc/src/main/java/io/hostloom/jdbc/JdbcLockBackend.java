@@ -181,6 +181,11 @@ public final class JdbcLockBackend
     return waits.pending();
   }
 
+  /** Release waits whose first poll has not answered yet: 0 unless polling (for tests). */
+  int unobservedReleaseWaits() {
+    return releaseWaits instanceof PollingReleaseWatcher p ? p.unobservedWaits() : 0;
+  }
+
   /** The SQL engine this backend speaks. */
   public SqlDialect dialect() {
     return dialectName;

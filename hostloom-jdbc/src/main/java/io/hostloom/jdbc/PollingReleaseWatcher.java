@@ -5,6 +5,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
@@ -14,24 +16,29 @@ import java.util.function.Function;
  * granted (token T, not released) to released, to another token (replaced, or expired and granted
  * again) or to no row (purged); an expiry alone changes nothing and signals nothing, as on
  * PostgreSQL. So the hand-off latency is at most the interval current when the release happened,
- * and each waiting caller costs one read per interval. The first read may answer after the release
- * or replace it should see (it is queued like any call); a row whose last change (release, replace
- * or grant: its {@code acquired_at}) is younger than the wait then counts as a change after the
- * wait's start. A failed read is skipped (the next one follows on schedule); the wait itself, its
- * {@code maxWait} and its end at close are the backend's {@code ReleaseWaitRegistry}'s.
+ * and each waiting caller costs one read per interval. The first read is the wait's baseline, and
+ * it is queued like any call, so it may answer after a change it should see: a release is still
+ * seen (a tombstone younger than the wait counts as a release after the wait's start), a replace is
+ * not (it leaves a live row with a new token, which a grant just before the wait leaves too:
+ * counting it would wake every fresh wait spuriously). Such a missed replace is a missed signal,
+ * which the SPI allows: the waiter moves on at its retry step. {@link #unobservedWaits()} says how
+ * many waits have no baseline yet. A failed read is skipped (the next one follows on schedule); the
+ * wait itself, its {@code maxWait} and its end at close are the backend's {@code
+ * ReleaseWaitRegistry}'s.
  */
 final class PollingReleaseWatcher implements ReleaseWaits {
   static final long FIRST_POLL_MILLIS = 5;
   static final long MAX_POLL_MILLIS = 200;
 
   /**
-   * What one poll saw of a key's row: its token, whether it is a release's tombstone, and how long
-   * ago (server clock, µs) it last changed hands: released, replaced or granted to a new owner.
+   * What one poll saw of a key's row: its token, whether it is a release's tombstone, and for a
+   * tombstone how long ago (server clock, µs) it was released.
    */
-  record State(long token, boolean released, long changedMicrosAgo) {}
+  record State(long token, boolean released, long releasedMicrosAgo) {}
 
   private final Function<String, CompletableFuture<Optional<State>>> read;
   private final ScheduledExecutorService timer;
+  private final AtomicInteger unobserved = new AtomicInteger();
   private volatile boolean closed;
 
   PollingReleaseWatcher(
@@ -47,7 +54,15 @@ final class PollingReleaseWatcher implements ReleaseWaits {
 
   @Override
   public void started(String storedKey, CompletableFuture<Boolean> wait) {
-    new Poll(storedKey, System.nanoTime(), wait).poll(FIRST_POLL_MILLIS);
+    Poll p = new Poll(storedKey, System.nanoTime(), wait);
+    unobserved.incrementAndGet();
+    var unused = wait.whenComplete((v, e) -> p.observed());
+    p.poll(FIRST_POLL_MILLIS);
+  }
+
+  /** Waits pending whose first read has not answered yet (their baseline is not set). */
+  int unobservedWaits() {
+    return unobserved.get();
   }
 
   @Override
@@ -61,6 +76,7 @@ final class PollingReleaseWatcher implements ReleaseWaits {
     final long startNanos;
     final CompletableFuture<Boolean> signal;
     Optional<State> previous; // null before the first answer
+    private final AtomicBoolean baselineSet = new AtomicBoolean();
 
     Poll(String key, long startNanos, CompletableFuture<Boolean> signal) {
       this.key = key;
@@ -96,7 +112,11 @@ final class PollingReleaseWatcher implements ReleaseWaits {
           read.apply(key)
               .whenComplete(
                   (state, failure) -> {
-                    if (failure == null && released(state)) {
+                    boolean released = failure == null && released(state);
+                    if (failure == null) {
+                      observed();
+                    }
+                    if (released) {
                       signal.complete(true);
                     } else {
                       schedule(nextMillis);
@@ -104,15 +124,23 @@ final class PollingReleaseWatcher implements ReleaseWaits {
                   });
     }
 
+    /** The first answer set the baseline, or the wait ended without one. */
+    void observed() {
+      if (baselineSet.compareAndSet(false, true)) {
+        unobserved.decrementAndGet();
+      }
+    }
+
     boolean released(Optional<State> now) {
       Optional<State> before = previous;
       previous = now;
       if (before == null) {
-        // the first read may answer after a release or replace that followed this wait's start: a
-        // row changed more recently than the wait began counts (at worst a spurious signal, never
-        // a missed one: a replace leaves a live row with a new token, no tombstone)
+        // the first read may answer after a release that followed this wait's start: a
+        // tombstone younger than the wait counts (at worst a spurious signal, never a missed one)
         long waitedMicros = (System.nanoTime() - startNanos) / 1000;
-        return now.isPresent() && now.get().changedMicrosAgo() < waitedMicros;
+        return now.isPresent()
+            && now.get().released()
+            && now.get().releasedMicrosAgo() < waitedMicros;
       }
       if (before.isEmpty() || before.get().released()) {
         return false;

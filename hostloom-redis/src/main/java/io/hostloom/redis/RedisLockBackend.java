@@ -3,6 +3,7 @@ package io.hostloom.redis;
 import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.BackendHealth;
 import io.hostloom.locking.spi.BackendHealthProbe;
+import io.hostloom.locking.spi.BackendWarmUp;
 import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
@@ -70,7 +71,12 @@ import java.util.function.Supplier;
  * Builder#releaseNotifications} on.
  */
 public final class RedisLockBackend
-    implements LockBackend, BackendHealthProbe, ReleaseSignal, PermitLeases, AutoCloseable {
+    implements LockBackend,
+        BackendHealthProbe,
+        BackendWarmUp,
+        ReleaseSignal,
+        PermitLeases,
+        AutoCloseable {
   static final int DEFAULT_COMMAND_TIMEOUT_SECONDS = 5;
 
   /** Default bound on every Redis command: {@value #DEFAULT_COMMAND_TIMEOUT_SECONDS} s. */
@@ -306,6 +312,7 @@ public final class RedisLockBackend
    * got no answer within the command timeout). A failed warm-up changes nothing: operations still
    * connect on first use, and the next warm-up tries again.
    */
+  @Override
   public CompletableFuture<Void> warmUp() {
     if (closed.get()) {
       return CompletableFuture.failedFuture(

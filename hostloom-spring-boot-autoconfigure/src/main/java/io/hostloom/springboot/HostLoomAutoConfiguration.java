@@ -8,6 +8,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
@@ -38,6 +39,18 @@ public class HostLoomAutoConfiguration {
   @ConditionalOnMissingBean
   LockClock hostloomLockClock() {
     return LockClock.system();
+  }
+
+  /** {@code hostloom.warm-up.*}: connects the backend at start-up where it can. */
+  @Bean
+  @ConditionalOnProperty(
+      name = "hostloom.warm-up.enabled",
+      havingValue = "true",
+      matchIfMissing = true)
+  BackendWarmUpAtStartup hostloomBackendWarmUp(
+      ObjectProvider<LockBackend> backends, HostLoomProperties properties) {
+    return new BackendWarmUpAtStartup(
+        () -> backends.orderedStream().toList(), properties.getWarmUp().getTimeout());
   }
 
   @Bean(destroyMethod = "close")

@@ -24,6 +24,7 @@ public class HostLoomProperties {
 
   private final Locking locking = new Locking();
   private final Wopi wopi = new Wopi();
+  private final WarmUp warmUp = new WarmUp();
 
   public String getBackend() {
     return backend;
@@ -39,6 +40,39 @@ public class HostLoomProperties {
 
   public Wopi getWopi() {
     return wopi;
+  }
+
+  public WarmUp getWarmUp() {
+    return warmUp;
+  }
+
+  /** Connecting the backend at start-up instead of on the first lock. */
+  public static class WarmUp {
+    /**
+     * Whether start-up warms up the LockBackend (connects, loads scripts, starts subscriptions)
+     * when the backend can, so the first lock costs what every later one does. A failed warm-up is
+     * logged and start-up goes on; the first operation then connects.
+     */
+    private boolean enabled = true;
+
+    /** How long start-up waits for the warm-up before it goes on without it. */
+    private Duration timeout = Duration.ofSeconds(10);
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public Duration getTimeout() {
+      return timeout;
+    }
+
+    public void setTimeout(Duration timeout) {
+      this.timeout = timeout;
+    }
   }
 
   /** The DistributedLock's settings. */

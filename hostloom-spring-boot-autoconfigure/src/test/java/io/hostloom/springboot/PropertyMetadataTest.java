@@ -225,6 +225,15 @@ class PropertyMetadataTest {
     STARTER_DEFAULTS.put(
         "hostloom.scheduling.default-minimum-hold",
         new Object[] {Duration.ZERO, (Supplier<Object>) SCHEDULING::getDefaultMinimumHold});
+    // start-up connects the backend unless asked not to, waiting at most 10 s for it
+    STARTER_DEFAULTS.put(
+        "hostloom.warm-up.enabled",
+        new Object[] {true, (Supplier<Object>) () -> CORE.getWarmUp().isEnabled()});
+    STARTER_DEFAULTS.put(
+        "hostloom.warm-up.timeout",
+        new Object[] {
+          Duration.ofSeconds(10), (Supplier<Object>) () -> CORE.getWarmUp().getTimeout()
+        });
   }
 
   private static void put(String name, Object constant, Supplier<Object> value) {
