@@ -59,8 +59,7 @@ final class LeaseScripts {
     }
   }
 
-  private static final String PRELUDE =
-      "if redis.replicate_commands then redis.replicate_commands() end\n";
+  static final String PRELUDE = "if redis.replicate_commands then redis.replicate_commands() end\n";
 
   // the lease value: token, owner, data
   private static final String PARSE =
@@ -96,7 +95,7 @@ final class LeaseScripts {
       """;
 
   // channel '' publishes nothing; mode 'a' publishes on every change, 'w' while the flag exists
-  private static final String ANNOUNCE =
+  static final String ANNOUNCE =
       """
       local function announce(flag, channel, mode, message)
         if channel == '' then return end
@@ -228,6 +227,16 @@ final class LeaseScripts {
               return {token, owner, data, ttl}
               """);
 
-  /** Every script, for a warm-up's {@code SCRIPT LOAD}. */
-  static final List<Script> ALL = List.of(ACQUIRE, EXTEND, RELEASE, REPLACE, READ);
+  /** Every script, for a warm-up's {@code SCRIPT LOAD} (the lock's five, then the permits'). */
+  static final List<Script> ALL =
+      List.of(
+          ACQUIRE,
+          EXTEND,
+          RELEASE,
+          REPLACE,
+          READ,
+          PermitScripts.ACQUIRE,
+          PermitScripts.EXTEND,
+          PermitScripts.RELEASE,
+          PermitScripts.READ);
 }

@@ -24,6 +24,11 @@ import java.util.Objects;
  *   channel hl:{app:lock:invoice-7}:released  pub/sub channel for release notifications
  * </pre>
  *
+ * <p>A native semaphore ({@link RedisLockBackend#permitView}) of key {@code app:semaphore:pool}
+ * keeps {@code hl:{app:semaphore:pool}:holders} (sorted set) and {@code :permits} (hash) besides
+ * the lock's {@code :fence}, {@code :w} and {@code :released} names; semaphore keys never meet lock
+ * keys, whose namespace segment is {@code :lock:}.
+ *
  * <p>Waiters listen to all release channels of a prefix with one pattern subscription ({@link
  * #releasePattern()}).
  *
@@ -188,6 +193,32 @@ public final class RedisKeyLayout {
   /** {@link #waitersKey} from the lease key already derived for the same call. */
   String waitersKeyOf(String leaseKey) {
     return leaseKey + waitersSuffix;
+  }
+
+  /**
+   * The holders of the native semaphore {@code key} (a sorted set: owner by expiry), written only
+   * through {@link RedisLockBackend#permitView}; same slot as the key's other names. The semaphore
+   * keeps its fencing counter, waiter flag and release channel under the lock's names for {@code
+   * key}, and no lease string.
+   */
+  public String permitHoldersKey(String key) {
+    return permitHoldersKeyOf(leaseKey(key));
+  }
+
+  String permitHoldersKeyOf(String leaseKey) {
+    return leaseKey + ":holders";
+  }
+
+  /**
+   * The entries of the native semaphore {@code key} (a hash: {@code o:<owner>} = token and data,
+   * {@code n} = the permit count); same slot.
+   */
+  public String permitEntriesKey(String key) {
+    return permitEntriesKeyOf(leaseKey(key));
+  }
+
+  String permitEntriesKeyOf(String leaseKey) {
+    return leaseKey + ":permits";
   }
 
   /** The channel a release or replace of {@code key} is published on. */

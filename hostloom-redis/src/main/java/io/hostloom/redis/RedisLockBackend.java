@@ -8,6 +8,7 @@ import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.LockBackendException;
+import io.hostloom.locking.spi.PermitLeases;
 import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.ReplaceOutcome;
@@ -70,7 +71,12 @@ import java.util.function.Supplier;
  * Builder#releaseNotifications} on.
  */
 public final class RedisLockBackend
-    implements LockBackend, BackendHealthProbe, BackendWarmUp, ReleaseSignal, AutoCloseable {
+    implements LockBackend,
+        BackendHealthProbe,
+        BackendWarmUp,
+        ReleaseSignal,
+        PermitLeases,
+        AutoCloseable {
   static final int DEFAULT_COMMAND_TIMEOUT_SECONDS = 5;
 
   /** Default bound on every Redis command: {@value #DEFAULT_COMMAND_TIMEOUT_SECONDS} s. */
@@ -90,7 +96,7 @@ public final class RedisLockBackend
   static final long WAITER_FLAG_MARGIN_MILLIS = 100;
 
   private static final Wtf8Codec CODEC = Wtf8Codec.INSTANCE;
-  private static final BackendArguments ARGUMENTS = BackendArguments.unbounded();
+  static final BackendArguments ARGUMENTS = BackendArguments.unbounded();
 
   private final ScriptClient scripts;
   private final ReleaseSubscription releases; // null: no client, or notifications off
@@ -237,6 +243,25 @@ public final class RedisLockBackend
   /**
    * {@inheritDoc}
    *
+   * <p>On the default layout: a view whose semaphore is one sorted set of holders and one hash of
+   * entries in the key's hash slot (see {@link RedisKeyLayout#permitHoldersKey}), each operation
+   * one script, and whose releases wake {@link #awaitRelease} waits of the semaphore's key. Tokens
+   * come from the key's counter even with {@link Builder#fencingTokens} off (the slot is the token
+   * modulo the count). Empty on a compatibility layout (its old library has no such semaphore).
+   */
+  @Override
+  public Optional<LockBackend> permitView(int permits) {
+    if (permits < 1) {
+      throw new IllegalArgumentException("permits must be positive but was " + permits);
+    }
+    return layout.compatible()
+        ? Optional.empty()
+        : Optional.of(new RedisPermitLeases(this, permits));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
    * <p>Costs no command: the wait is registered locally and woken by the backend's one pattern
    * subscription ({@link RedisKeyLayout#releasePattern()}), which the first call starts. A wait
    * that begins before that subscription is confirmed is held and completes with {@code true} as
@@ -264,7 +289,7 @@ public final class RedisLockBackend
    * here on the key ends, plus a margin for timers firing late; {@code "0"} when nobody here waits
    * on it (a WOPI LOCK, a lock with wake-on-release off, a {@code tryAcquire} without a wait).
    */
-  private String waitHorizon(String key) {
+  String waitHorizon(String key) {
     Optional<Duration> left =
         releases == null ? Optional.empty() : releases.pendingFor(layout.releaseChannel(key));
     if (left.isEmpty()) {
@@ -276,11 +301,11 @@ public final class RedisLockBackend
 
   /**
    * Connects now instead of on the first operation: opens the command connection, loads the five
-   * scripts ({@code SCRIPT LOAD}, so no first call meets {@code NOSCRIPT}) and, with release
-   * notifications on and a client to open it with, starts the release subscription. Without it, the
-   * first operation pays for connecting (TCP, {@code HELLO}, TLS and {@code AUTH} where configured)
-   * and each script's first use on a server that never saw it costs one extra round trip ({@code
-   * NOSCRIPT}, then {@code EVAL}).
+   * lease scripts and the permit view's four ({@code SCRIPT LOAD}, so no first call meets {@code
+   * NOSCRIPT}) and, with release notifications on and a client to open it with, starts the release
+   * subscription. Without it, the first operation pays for connecting (TCP, {@code HELLO}, TLS and
+   * {@code AUTH} where configured) and each script's first use on a server that never saw it costs
+   * one extra round trip ({@code NOSCRIPT}, then {@code EVAL}).
    *
    * <p>Never blocks. The future completes when all of that is done, or exceptionally with a {@link
    * LockBackendException} ({@code UNAVAILABLE} when connecting failed, {@code TIMEOUT} when a step
@@ -397,7 +422,7 @@ public final class RedisLockBackend
 
   // ---- one script, one round trip; failures get their kind, replies their shape ----
 
-  private <T, R> CompletableFuture<R> eval(
+  <T, R> CompletableFuture<R> eval(
       String operation,
       LeaseScripts.Script script,
       Supplier<CommandOutput<String, String, T>> output,
@@ -413,7 +438,7 @@ public final class RedisLockBackend
    * that run left. Reported as {@code TIMEOUT} ("may have been applied"), which the kernel and the
    * WOPI service already handle for a call whose answer was lost; a success is reported as is.
    */
-  private static <R> R inDoubt(String operation) {
+  static <R> R inDoubt(String operation) {
     throw LockBackendException.timeout(
         "Redis "
             + operation
@@ -423,26 +448,26 @@ public final class RedisLockBackend
 
   // ---- replies ----
 
-  private static boolean granted(List<Object> reply) {
+  static boolean granted(List<Object> reply) {
     return (Long) reply.get(0) == 1L;
   }
 
   // the leading status of extend, release and replace: 1 done, 2 another owner's, 0 absent
   // a reply the scripts never send: script and decoder disagree, never a lease decision
-  private static IllegalStateException unexpectedReply(String op, List<Object> reply) {
+  static IllegalStateException unexpectedReply(String op, List<Object> reply) {
     return new IllegalStateException("unexpected " + op + " script reply " + reply);
   }
 
-  private static int status(List<Object> reply) {
+  static int status(List<Object> reply) {
     return ((Long) reply.get(0)).intValue();
   }
 
-  private static long token(Object value) {
+  static long token(Object value) {
     return Long.parseLong((String) value);
   }
 
   // {token, owner, data, pttl} starting at index from
-  private static LeaseRecord record(List<Object> reply, int from) {
+  static LeaseRecord record(List<Object> reply, int from) {
     long pttl = (Long) reply.get(from + 3);
     // a lease without expiry was not written by these scripts; it never expires
     Duration remaining = pttl > 0 ? Duration.ofMillis(pttl) : Duration.ofMillis(Long.MAX_VALUE);
@@ -455,15 +480,22 @@ public final class RedisLockBackend
 
   // ---- arguments ----
 
-  private String channel(String key) {
+  String channel(String key) {
     return publishReleases ? layout.releaseChannel(key) : "";
   }
 
   // "0": no fencing tokens, no counter
   private String fenceTtl(long leaseMs) {
-    return fencingTokens
-        ? Long.toString(Math.min(leaseMs + fenceRetentionMillis, MAX_TTL_MILLIS))
-        : "0";
+    return fencingTokens ? counterTtl(leaseMs) : "0";
+  }
+
+  /** The PX of a counter, whatever {@link Builder#fencingTokens}: lease + fence retention. */
+  String counterTtl(long leaseMs) {
+    return Long.toString(Math.min(leaseMs + fenceRetentionMillis, MAX_TTL_MILLIS));
+  }
+
+  String announceMode() {
+    return announceMode;
   }
 
   /** {@code lease} in whole milliseconds, rounded up (never 0), at most 2^50. */

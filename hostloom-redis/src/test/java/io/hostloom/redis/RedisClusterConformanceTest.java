@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The backend contract on a real (single-node) Redis Cluster through Lettuce's cluster client: the
  * server enforces the cluster rules, so a script whose keys spanned two slots would fail with
- * {@code CROSSSLOT}.
+ * {@code CROSSSLOT} (the native semaphore's scripts included).
  */
 class RedisClusterConformanceTest extends LockBackendConformanceSuite {
   private static RedisServerProcess cluster;
@@ -61,5 +61,18 @@ class RedisClusterConformanceTest extends LockBackendConformanceSuite {
     assertThat(await(b.acquire(key, "w", "", longLease())).granted()).isFalse();
     await(b.release(key, "a"));
     assertThat(TestTiming.get(woken, Duration.ofSeconds(5))).isTrue();
+  }
+
+  @Test
+  void theNativeSemaphoreKeepsItsKeysInOneSlot() {
+    LockBackend view = ((RedisLockBackend) backend).permitView(2).orElseThrow();
+    String key = key("sem");
+    assertThat(await(view.acquire(key, "a", "", longLease())).granted()).isTrue();
+    assertThat(await(view.acquire(key, "b", "", longLease())).granted()).isTrue();
+    assertThat(await(view.acquire(key, "c", "", longLease())).granted()).isFalse();
+    assertThat(await(view.extend(key, "a", longLease())).extended()).isTrue();
+    assertThat(await(view.read(key))).isPresent();
+    assertThat(await(view.release(key, "a")).released()).isTrue();
+    assertThat(await(view.release(key, "b")).released()).isTrue();
   }
 }

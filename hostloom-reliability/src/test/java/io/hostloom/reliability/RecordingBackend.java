@@ -6,6 +6,7 @@ import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.LockBackendException;
+import io.hostloom.locking.spi.PermitLeases;
 import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.ReplaceOutcome;
@@ -34,19 +35,23 @@ import java.util.function.BiConsumer;
  *
  * <p>It also counts calls per operation and failures per {@link LockFailureKind}. Callbacks run on
  * the backend's threads and only append a line to the ledger. Release signals are passed through
- * when the backend has them, so the lock waits exactly as it would without the recorder.
+ * when the backend has them, so the lock waits exactly as it would without the recorder. A
+ * backend's {@link PermitLeases} view is passed through recorded too, so a semaphore over the
+ * recorder runs natively where it would without it.
  */
-final class RecordingBackend implements LockBackend, ReleaseSignal {
+final class RecordingBackend implements LockBackend, ReleaseSignal, PermitLeases {
   private final LockBackend delegate;
   private final LockHistory history;
   private final String label;
-  private final AtomicLong serial = new AtomicLong();
+  private final AtomicLong serial;
+  // a permit view's count (its holds are recorded per slot, key#slot, slot = token mod count), or 0
+  private final int permits;
   private final Map<String, Held> holds = new ConcurrentHashMap<>(); // key + NUL + owner
   // when releases were sent before their grant arrived (a lock closed with an acquisition in
   // flight)
   private final Map<String, Long> releasedEarly = new ConcurrentHashMap<>();
-  private final AtomicLong calls = new AtomicLong();
-  private final Map<LockFailureKind, AtomicLong> failures = new EnumMap<>(LockFailureKind.class);
+  private final AtomicLong calls;
+  private final Map<LockFailureKind, AtomicLong> failures;
 
   private record Held(LockHistory.Hold hold, long token) {}
 
@@ -54,9 +59,37 @@ final class RecordingBackend implements LockBackend, ReleaseSignal {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     this.history = Objects.requireNonNull(history, "history");
     this.label = Objects.requireNonNull(label, "label");
+    this.serial = new AtomicLong();
+    this.permits = 0;
+    this.calls = new AtomicLong();
+    this.failures = new EnumMap<>(LockFailureKind.class);
     for (LockFailureKind k : LockFailureKind.values()) {
       failures.put(k, new AtomicLong());
     }
+  }
+
+  /** The recorder of {@code parent}'s delegate's permit view: same ledger, labels and counts. */
+  private RecordingBackend(RecordingBackend parent, LockBackend view, int permits) {
+    this.delegate = view;
+    this.history = parent.history;
+    this.label = parent.label;
+    this.serial = parent.serial;
+    this.permits = permits;
+    this.calls = parent.calls;
+    this.failures = parent.failures;
+  }
+
+  /**
+   * The delegate's permit view, recorded: so the semaphore runs natively through the recorder, and
+   * each permit is recorded as a hold of its slot ({@code <key>#<slot>}), as the generic slot keys
+   * are.
+   */
+  @Override
+  public Optional<LockBackend> permitView(int count) {
+    if (delegate instanceof PermitLeases p) {
+      return p.permitView(count).map(v -> new RecordingBackend(this, v, count));
+    }
+    return Optional.empty();
   }
 
   /**
@@ -168,6 +201,7 @@ final class RecordingBackend implements LockBackend, ReleaseSignal {
   }
 
   private void granted(String key, String owner, long token, long sent, Duration lease) {
+    String recorded = permits == 0 ? key : key + "#" + Math.floorMod(token, (long) permits);
     holds.compute(
         id(key, owner),
         (k, h) -> {
@@ -179,10 +213,10 @@ final class RecordingBackend implements LockBackend, ReleaseSignal {
           Long releaseSent = releasedEarly.remove(k);
           if (releaseSent != null) {
             // nobody relies on a grant whose release was already sent: an exit before the grant
-            history.enter(key, holder, token, sent, lease).exit(releaseSent);
+            history.enter(recorded, holder, token, sent, lease).exit(releaseSent);
             return null;
           }
-          return new Held(history.enter(key, holder, token, sent, lease), token);
+          return new Held(history.enter(recorded, holder, token, sent, lease), token);
         });
   }
 

@@ -88,12 +88,15 @@ final class PrimitivesReport {
       }
     }
     md.append(
-        "\nWhere the round trips come from (hostloom-locking README): HostLoom's semaphore is"
-            + " N slot keys (`<namespace>:semaphore:<name>#<slot>`), each permit a kernel lease"
-            + " on one slot; a round tries the slots in a random rotation, one backend attempt per"
-            + " slot, so an uncontended acquire is 1 attempt but under contention a round costs"
-            + " between 1 and N attempts and a failed round waits the retry delay (polling; the"
-            + " release signal wakes it on Redis). Redisson's semaphores are one counter changed"
+        "\nWhere the round trips come from (hostloom-locking README): HostLoom's semaphore on"
+            + " Redis is native (`PermitLeases`): one sorted set of holders per semaphore, each"
+            + " permit a kernel lease on one entry, one script per attempt whatever the slots'"
+            + " state (a full semaphore is refused in 1), and a failed round waits on the"
+            + " semaphore's one release channel (woken by a release, else the retry delay). On"
+            + " ZooKeeper it is N slot keys (`<namespace>:semaphore:<name>#<slot>`), each permit a"
+            + " kernel lease on one slot; a round tries the slots in a random rotation, one backend"
+            + " attempt per slot, so an uncontended acquire is 1 attempt but under contention a"
+            + " round costs between 1 and N attempts. Redisson's semaphores are one counter changed"
             + " by one script; Curator's InterProcessSemaphoreV2 takes an internal lock and"
             + " creates one ephemeral node per lease. HostLoom's reader-writer lock is the"
             + " generic protocol over the backend's five operations (no Redis script of its own"

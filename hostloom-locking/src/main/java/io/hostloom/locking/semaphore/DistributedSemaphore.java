@@ -13,26 +13,30 @@ import java.util.Optional;
  * DistributedSemaphores#semaphore(String, int)}; thread-safe.
  *
  * <p><b>Permits are leases.</b> A permit is a kernel lease (see {@link
- * io.hostloom.locking.LockHandle}) on one of the name's {@code permits} slot keys, with the
- * caller's {@link LockOptions}: lease, automatic extension, hold policy, {@code lost()}. A permit
- * whose holder died comes back when its lease ends on the <em>backend's</em> clock, never earlier;
- * release and extension are owner-checked on the backend, so a stale holder can neither free nor
- * extend a successor's permit. Fencing tokens order the holders of one slot only (see {@link
- * Permit}).
+ * io.hostloom.locking.LockHandle}) on one of the name's {@code permits} slot keys, or, where the
+ * backend offers native permits ({@link io.hostloom.locking.spi.PermitLeases}, e.g. Redis), one
+ * entry of the name's one semaphore key whose slot is its fencing token modulo {@code permits};
+ * either way with the caller's {@link LockOptions}: lease, automatic extension, hold policy, {@code
+ * lost()}. A permit whose holder died comes back when its lease ends on the <em>backend's</em>
+ * clock, never earlier; release and extension are owner-checked on the backend, so a stale holder
+ * can neither free nor extend a successor's permit. Fencing tokens order the holders of one slot
+ * (see {@link Permit}). All processes of one name must use the same construction (they do with the
+ * same backend type).
  *
  * <p><b>Acquiring {@code count} permits</b> is all or nothing: a round tries the slots in a random
- * rotation, one backend attempt per slot, until it holds {@code count}; a round that gets fewer
+ * rotation, one backend attempt per slot (native: one attempt per permit, each taking any free
+ * slot, the first refusal ending the round), until it holds {@code count}; a round that gets fewer
  * gives back what it got (at once, whatever the minimum hold) before waiting. So a waiter never
  * holds permits, and waiters cannot block each other; but there is no queue: a request for many
  * permits can keep losing to requests for few while the semaphore is busy.
  *
  * <p><b>Waiting.</b> Between rounds the semaphore waits the retry policy's delay (jitter included)
  * on the lock's clock, and, when the backend has a {@link io.hostloom.locking.spi.ReleaseSignal}
- * and {@code wake-on-release} is on, wakes at once when any slot is announced released; a woken
- * round that fails uses no retry, and the step's delay keeps running. The retry limit and {@code
- * maxWait} are those of {@link io.hostloom.locking.DistributedLock}: {@code maxWait} is a hard wall
- * on the whole call, a retry whose delay would reach it is not made, and {@code maxWait = 0} is one
- * round.
+ * and {@code wake-on-release} is on, wakes at once when any slot (native: any permit of the name)
+ * is announced released; a woken round that fails uses no retry, and the step's delay keeps
+ * running. The retry limit and {@code maxWait} are those of {@link
+ * io.hostloom.locking.DistributedLock}: {@code maxWait} is a hard wall on the whole call, a retry
+ * whose delay would reach it is not made, and {@code maxWait = 0} is one round.
  *
  * <p><b>Interruption.</b> If the calling thread is interrupted before or during a blocking call,
  * the permits got so far are given back, the interrupt flag is set again and {@link

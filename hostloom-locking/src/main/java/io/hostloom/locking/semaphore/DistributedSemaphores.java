@@ -12,13 +12,16 @@ import org.slf4j.LoggerFactory;
  * The semaphores of one namespace over one {@link LockBackend}: {@link #semaphore(String, int)}
  * hands out a {@link DistributedSemaphore} per name and permit count. Permits are kernel leases on
  * the keys {@code <namespace>:semaphore:<name>#<slot>}, a key space apart from the locks' {@code
- * <namespace>:lock:<key>}. Thread-safe; one instance per namespace is enough.
+ * <namespace>:lock:<key>}; when the backend object implements {@link
+ * io.hostloom.locking.spi.PermitLeases} and offers a view, they are entries of its one key {@code
+ * <namespace>:semaphore:<name>} per semaphore instead (native: one backend call per attempt, see
+ * the module README). Thread-safe; one instance per namespace is enough.
  *
  * <p>The {@link LockingOptions} are those of the kernel's lock (default lease, max lease, max hold,
  * retry, auto-extend, wake-on-release, max key length); {@code enabled = false} gives
  * single-instance mode, whose permits are placeholders granted at once. The kernel's lock events
- * (keys {@code <name>#<slot>}) go to the builder's listener, so the lock's meters count permits
- * too.
+ * (keys {@code <name>#<slot>}, native: {@code <name>}) go to the builder's listener, so the lock's
+ * meters count permits too.
  */
 public interface DistributedSemaphores extends AutoCloseable {
 
@@ -32,7 +35,10 @@ public interface DistributedSemaphores extends AutoCloseable {
    */
   DistributedSemaphore semaphore(String name, int permits);
 
-  /** The namespace: slot keys are {@code <namespace>:semaphore:<name>#<slot>}. */
+  /**
+   * The namespace: slot keys are {@code <namespace>:semaphore:<name>#<slot>} (native: one key
+   * {@code <namespace>:semaphore:<name>}).
+   */
   String namespace();
 
   /**

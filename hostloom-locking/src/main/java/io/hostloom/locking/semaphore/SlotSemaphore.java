@@ -22,9 +22,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * One semaphore: acquisition in rounds over the slots (see {@link DistributedSemaphore}). Each slot
- * attempt is one kernel acquisition with one attempt ({@code tryAcquire}, retry limit 0), so the
- * kernel's lease engine holds every permit; this class only picks slots and waits between rounds.
+ * One semaphore: acquisition in rounds (see {@link DistributedSemaphore}). Each attempt is one
+ * kernel acquisition with one attempt ({@code tryAcquire}, retry limit 0), so the kernel's lease
+ * engine holds every permit; this class only picks slots (generic) or counts attempts (native) and
+ * waits between rounds.
  */
 final class SlotSemaphore implements DistributedSemaphore {
   private static final LockRetryPolicy ONE_ATTEMPT = LockRetryPolicy.immediate(0);
@@ -173,28 +174,53 @@ final class SlotSemaphore implements DistributedSemaphore {
       }
     }
 
-    /** One round: the slots in a random rotation until {@code count} are held; null when not. */
+    /** The options of one attempt; null when {@code maxWait} is spent. */
+    private LockOptions attemptOptions() {
+      if (fixedSlotOptions != null) {
+        return fixedSlotOptions;
+      }
+      long left = maxWait - (clock.nanoTime() - start);
+      return left <= 0 ? null : slotOptions(Duration.ofNanos(left));
+    }
+
+    /**
+     * One round until {@code count} permits are held; null when not. Generic: the slots in a random
+     * rotation, one attempt per slot. Native: one attempt per permit, on the semaphore's one key,
+     * which takes any free slot; the first refusal ends the round (the semaphore is full).
+     */
     private List<Permit> round(DistributedLock lock) {
       List<Permit> got = new ArrayList<>(count);
-      int first = ThreadLocalRandom.current().nextInt(permits);
       try {
-        for (int i = 0; i < permits && got.size() < count; i++) {
-          if (permits - i < count - got.size()) {
-            break; // too few slots left to try
-          }
-          LockOptions one = fixedSlotOptions;
-          if (one == null) {
-            long left = maxWait - (clock.nanoTime() - start);
-            if (left <= 0) {
+        if (factory.isNative()) {
+          while (got.size() < count) {
+            LockOptions one = attemptOptions();
+            if (one == null) {
               break;
             }
-            one = slotOptions(Duration.ofNanos(left));
+            attempts++;
+            Optional<LockHandle> h = lock.tryAcquire(name, one);
+            if (h.isEmpty()) {
+              break;
+            }
+            got.add(
+                new Permit((int) Math.floorMod(h.get().fencingToken(), (long) permits), h.get()));
           }
-          int slot = (first + i) % permits;
-          attempts++;
-          Optional<LockHandle> h = lock.tryAcquire(SlotBackend.lockKey(name, slot), one);
-          if (h.isPresent()) {
-            got.add(new Permit(slot, h.get()));
+        } else {
+          int first = ThreadLocalRandom.current().nextInt(permits);
+          for (int i = 0; i < permits && got.size() < count; i++) {
+            if (permits - i < count - got.size()) {
+              break; // too few slots left to try
+            }
+            LockOptions one = attemptOptions();
+            if (one == null) {
+              break;
+            }
+            int slot = (first + i) % permits;
+            attempts++;
+            Optional<LockHandle> h = lock.tryAcquire(SlotBackend.lockKey(name, slot), one);
+            if (h.isPresent()) {
+              got.add(new Permit(slot, h.get()));
+            }
           }
         }
       } catch (LockBackendUnavailableException e) {
@@ -222,18 +248,25 @@ final class SlotSemaphore implements DistributedSemaphore {
       return null;
     }
 
-    /** One release wait per slot key, for at most {@code window}; empty without a signal. */
+    /**
+     * One release wait per slot key (native: on the semaphore's key), for at most {@code window};
+     * empty without a signal.
+     */
     private List<CompletableFuture<Boolean>> subscribe(long window) {
       ReleaseSignal rs = factory.signal();
       if (rs == null || window <= 0) {
         return List.of();
       }
-      List<CompletableFuture<Boolean>> waits = new ArrayList<>(permits);
       String ns = factory.options().namespace();
-      for (int slot = 0; slot < permits; slot++) {
+      int keys = factory.isNative() ? 1 : permits; // native: a release of any permit, one key
+      List<CompletableFuture<Boolean>> waits = new ArrayList<>(keys);
+      for (int slot = 0; slot < keys; slot++) {
+        String key =
+            factory.isNative()
+                ? SlotBackend.nativeKey(ns, name)
+                : SlotBackend.backendKey(ns, name, slot);
         try {
-          waits.add(
-              rs.awaitRelease(SlotBackend.backendKey(ns, name, slot), Duration.ofNanos(window)));
+          waits.add(rs.awaitRelease(key, Duration.ofNanos(window)));
         } catch (RuntimeException e) {
           // a broken signal costs only the wake-up: the retry delay still ends the wait
         }

@@ -5,6 +5,7 @@ import io.hostloom.locking.LockKey;
 import io.hostloom.locking.LockRetryPolicy;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.spi.PermitLeases;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.time.LockClock;
 import java.util.ArrayList;
@@ -19,12 +20,14 @@ import org.slf4j.Logger;
 
 /**
  * {@link DistributedSemaphores} over the kernel's lock: one {@link DistributedLock} per permit
- * count in use, each over a {@link SlotBackend} that stamps that count on its grants. The locks are
- * made on first use and closed with this factory.
+ * count in use, each over a {@link SlotBackend} that stamps that count on its grants, over the
+ * backend's {@link PermitLeases} view when it offers one (native) and over the backend itself
+ * otherwise (N slot keys). The locks are made on first use and closed with this factory.
  */
 final class SlotSemaphores implements DistributedSemaphores {
   private final LockingOptions options;
   private final LockBackend backend;
+  private final PermitLeases permitLeases; // null: the generic slot construction
   private final ReleaseSignal signal; // null: no signal, or wake-on-release off
   private final LockClock clock;
   private final DistributedSemaphores.Builder builder;
@@ -39,6 +42,10 @@ final class SlotSemaphores implements DistributedSemaphores {
     // re-entrancy is a property of executeWithLock, which the semaphore never uses
     this.options = b.options.toBuilder().detectReentrancy(false).build();
     this.backend = b.backend;
+    this.permitLeases =
+        options.enabled() && b.backend instanceof PermitLeases p && p.permitView(1).isPresent()
+            ? p
+            : null;
     this.signal =
         options.enabled() && options.wakeOnRelease() && b.backend instanceof ReleaseSignal s
             ? s
@@ -74,19 +81,39 @@ final class SlotSemaphores implements DistributedSemaphores {
     return held;
   }
 
+  /**
+   * Whether permits are entries of the backend's {@link PermitLeases} view: one kernel key per
+   * semaphore, its slot the token modulo the permit count. Otherwise one kernel key per slot.
+   */
+  boolean isNative() {
+    return permitLeases != null;
+  }
+
   /** The kernel's lock for semaphores of {@code permits} permits. */
   synchronized DistributedLock lock(int permits) {
     checkOpen();
     return locks.computeIfAbsent(
         permits,
         n ->
-            DistributedLock.builder(
-                    options,
-                    options.enabled() ? new SlotBackend(backend, options.namespace(), n) : null)
+            DistributedLock.builder(options, options.enabled() ? slotBackend(n) : null)
                 .clock(clock)
                 .listener(builder.listener)
                 .logger(log)
                 .build());
+  }
+
+  private LockBackend slotBackend(int permits) {
+    if (permitLeases == null) {
+      return new SlotBackend(backend, options.namespace(), permits);
+    }
+    LockBackend view =
+        permitLeases
+            .permitView(permits)
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        backend.name() + " offered a permit view for 1 permit but not " + permits));
+    return new SlotBackend(view, options.namespace(), permits, true);
   }
 
   synchronized void checkOpen() {
