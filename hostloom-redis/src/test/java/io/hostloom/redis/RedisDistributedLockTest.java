@@ -133,20 +133,23 @@ class RedisDistributedLockTest extends RealBackendExclusionSuite {
       assertThat(waiterBackend.releaseSignalUp()).isFalse();
       LockHandle held = holder.acquire(key);
       CompletableFuture<LockHandle> waiting = waiter.acquireAsync(key, LockOptions.DEFAULTS);
-      // refused, then re-checked once the subscription was confirmed, refused again, now waiting
+      // refused unsubscribed (the kernel subscribes only after a refusal), re-checked by the
+      // kernel once subscribed, re-checked again once the pattern was confirmed, now waiting
       TestTiming.await(
           "the waiter re-checked once subscribed and waits on the signal",
           () ->
               waiterBackend.releaseSignalUp()
-                  && answered.get() == 2
+                  && answered.get() == 3
                   && waiterBackend.releaseWaiters() == 1,
           WAIT);
       assertThat(waiting).isNotDone();
       held.close();
       try (LockHandle granted = TestTiming.get(waiting, WAIT)) {
         assertThat(granted.isHeld()).isTrue();
-        TestTiming.await("the grant's reply is counted", () -> answered.get() >= 3, WAIT);
-        assertThat(answered).hasValue(3); // two refusals and the grant, no poll
+        TestTiming.await("the grant's reply is counted", () -> answered.get() >= 4, WAIT);
+        // three refusals (first attempt, the kernel's re-check once subscribed, the re-check once
+        // the pattern was confirmed) and the grant, no poll
+        assertThat(answered).hasValue(4);
       }
     } finally {
       waiterClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
