@@ -57,8 +57,8 @@ final class Acquisition<R> implements Runnable {
   final String owner;
   final Duration lease;
   final long leaseNanos;
-  private final HoldPolicy hold;
-  private final long startNanos;
+  final HoldPolicy hold; // read by the handle this grants
+  final long startNanos;
   private final long maxWaitNanos; // -1: none
   private final LockRetryPolicy retry;
   private final Object context;
@@ -101,7 +101,7 @@ final class Acquisition<R> implements Runnable {
     this.maxWaitNanos = mw == null ? -1 : LockRuntime.nanos(mw);
     LockRetryPolicy r = options.retryOrNull();
     this.retry = r != null ? r : rt.options().retry();
-    this.hold = HoldPolicy.of(options, rt.options(), rt.maxHoldNanos());
+    this.hold = rt.holdPolicy(options);
     this.startNanos = rt.clock().nanoTime();
     this.context = rt.events().acquireStarted(key, parentContext);
   }
@@ -512,26 +512,18 @@ final class Acquisition<R> implements Runnable {
       a.releaseOrphan(); // the caller gave up between the reply and now
       return;
     }
-    LeaseHandle h =
-        new LeaseHandle(
-            rt,
-            new Grant(
-                key,
-                backendKey,
-                owner,
-                fencingToken,
-                leaseNanos,
-                startNanos,
-                a.requestNanos(),
-                n,
-                hold),
-            now);
+    LeaseHandle h = new LeaseHandle(rt, this, fencingToken, a.requestNanos(), now);
     rt.events().acquireFinished(context, key, AcquireResult.ACQUIRED, now - startNanos, n, null);
     h.start(now);
     if (!deliver(mode.granted(h), null)) {
       // the caller abandoned at the very same moment: release it like any handle
       var unused = h.closeAsync();
     }
+  }
+
+  /** Every attempt sent so far (final once done). */
+  synchronized int attempts() {
+    return attempts;
   }
 
   /** Hands the outcome to the caller; false when the caller is gone. */
