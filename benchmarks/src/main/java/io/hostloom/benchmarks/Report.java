@@ -607,10 +607,10 @@ final class Report {
               + f0(exec.nsPerOp() - noWake.nsPerOp())
               + " ns and "
               + f0(exec.bytesPerOp() - noWake.bytesPerOp())
-              + " B of it are the release-signal subscription a blocking acquisition makes before"
-              + " its first attempt (the difference to the `wakeOnRelease(false)` diagnostic row;"
-              + " the `executeWithLock` inventory shows its objects); without it, `executeWithLock`"
-              + " costs "
+              + " B against the `wakeOnRelease(false)` diagnostic row (an uncontended blocking"
+              + " acquisition makes no release-signal subscription: the kernel subscribes only"
+              + " after a refused first attempt, then attempts once more before it waits); with"
+              + " wake-ups off, `executeWithLock` costs "
               + f0(noWake.nsPerOp() - run.kernel.row("backendFloor").nsPerOp())
               + " ns and "
               + f0(noWake.bytesPerOp() - run.kernel.row("backendFloor").bytesPerOp())

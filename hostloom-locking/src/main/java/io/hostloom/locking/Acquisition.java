@@ -24,14 +24,18 @@ import java.util.concurrent.ExecutionException;
  * attempt is sent; it advances the policy index {@link #counted}. Without a release signal this is
  * the whole loop (statements 20–23).
  *
- * <p><b>Wake on release.</b> With a {@link ReleaseSignal}, every attempt that may be followed by a
- * wait subscribes before it is sent. A signal during a step sends a <em>woken</em> attempt at once
- * and leaves the step's timer running. A woken attempt refused while its step still runs is free:
- * the index does not move and the step keeps its remaining time, so the scheduled attempts keep
- * exactly the polling timeline and a herd of woken losers cannot exhaust the retry limit. A woken
- * attempt refused after its step's timer fired stands in for that step's scheduled attempt (it
- * advances the index), so no extra attempt is sent behind it and the timeline is never longer than
- * polling. {@link #attempts} counts every attempt sent.
+ * <p><b>Wake on release.</b> With a {@link ReleaseSignal}, the first attempt is sent without a
+ * subscription, so an uncontended acquisition never subscribes. When it is refused and a step
+ * starts, a woken attempt subscribes for the step and asks again at once (a release between the
+ * refusal and the subscription would otherwise be missed): a contended acquisition costs one
+ * attempt more. Every later attempt that may be followed by a wait subscribes before it is sent. A
+ * signal during a step sends a <em>woken</em> attempt at once and leaves the step's timer running.
+ * A woken attempt refused while its step still runs is free: the index does not move and the step
+ * keeps its remaining time, so the scheduled attempts keep exactly the polling timeline and a herd
+ * of woken losers cannot exhaust the retry limit. A woken attempt refused after its step's timer
+ * fired stands in for that step's scheduled attempt (it advances the index), so no extra attempt is
+ * sent behind it and the timeline is never longer than polling. {@link #attempts} counts every
+ * attempt sent.
  */
 // Implements Runnable as the retry step's timer task, so a step does not allocate a lambda.
 final class Acquisition<R> implements Runnable {
@@ -53,8 +57,8 @@ final class Acquisition<R> implements Runnable {
   final String owner;
   final Duration lease;
   final long leaseNanos;
-  private final HoldPolicy hold;
-  private final long startNanos;
+  final HoldPolicy hold; // read by the handle this grants
+  final long startNanos;
   private final long maxWaitNanos; // -1: none
   private final LockRetryPolicy retry;
   private final Object context;
@@ -97,7 +101,7 @@ final class Acquisition<R> implements Runnable {
     this.maxWaitNanos = mw == null ? -1 : LockRuntime.nanos(mw);
     LockRetryPolicy r = options.retryOrNull();
     this.retry = r != null ? r : rt.options().retry();
-    this.hold = HoldPolicy.of(options, rt.options(), rt.maxHoldNanos());
+    this.hold = rt.holdPolicy(options);
     this.startNanos = rt.clock().nanoTime();
     this.context = rt.events().acquireStarted(key, parentContext);
   }
@@ -221,17 +225,20 @@ final class Acquisition<R> implements Runnable {
   }
 
   /**
-   * Subscribes to the key's release signal before an attempt is sent, when a wait may follow it.
-   * For scheduled attempt {@code k} the step's delay is drawn here (as the signal's bound) and used
-   * by {@link #onReply}, so the step is the same as without a signal; a woken attempt's wait is the
-   * rest of the running step ({@code stepLeft}).
+   * Subscribes to the key's release signal before an attempt is sent, when a wait may follow it
+   * (never before the first attempt). For scheduled attempt {@code k} the step's delay is drawn
+   * here (as the signal's bound) and used by {@link #onReply}, so the step is the same as without a
+   * signal; a woken attempt's wait is the rest of the running step ({@code stepLeft}).
    */
   private void subscribe(ReleaseSignal rs, boolean woken, int k, long stepLeft, long now) {
     long d;
     if (woken) {
       d = stepLeft;
-    } else if (k > retry.retryLimit() || maxWaitNanos == 0) {
-      return; // no retry follows this attempt
+    } else if (k == 1 || k > retry.retryLimit() || maxWaitNanos == 0) {
+      // the first attempt goes out without one (uncontended acquisitions never subscribe; a
+      // refused one subscribes and attempts again before its wait, see onReply), and after the
+      // last one no retry follows
+      return;
     } else {
       d = retry.delayNanos(k);
     }
@@ -357,6 +364,10 @@ final class Acquisition<R> implements Runnable {
         delayTimer = rt.clock().scheduleNanos(delay, this);
         if (signalled) {
           next = Next.WOKEN; // released while the attempt was in flight: try again now
+        } else if (k == 1 && !a.woken() && rt.releaseSignal() != null) {
+          // the first attempt was sent unsubscribed: the woken attempt subscribes for the step,
+          // then asks again, so a release between that refusal and the subscription is not missed
+          next = Next.WOKEN;
         }
       }
     }
@@ -501,26 +512,18 @@ final class Acquisition<R> implements Runnable {
       a.releaseOrphan(); // the caller gave up between the reply and now
       return;
     }
-    LeaseHandle h =
-        new LeaseHandle(
-            rt,
-            new Grant(
-                key,
-                backendKey,
-                owner,
-                fencingToken,
-                leaseNanos,
-                startNanos,
-                a.requestNanos(),
-                n,
-                hold),
-            now);
+    LeaseHandle h = new LeaseHandle(rt, this, fencingToken, a.requestNanos(), now);
     rt.events().acquireFinished(context, key, AcquireResult.ACQUIRED, now - startNanos, n, null);
     h.start(now);
     if (!deliver(mode.granted(h), null)) {
       // the caller abandoned at the very same moment: release it like any handle
       var unused = h.closeAsync();
     }
+  }
+
+  /** Every attempt sent so far (final once done). */
+  synchronized int attempts() {
+    return attempts;
   }
 
   /** Hands the outcome to the caller; false when the caller is gone. */

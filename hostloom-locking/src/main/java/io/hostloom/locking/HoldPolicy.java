@@ -2,8 +2,9 @@ package io.hostloom.locking;
 
 /**
  * How one grant is kept: automatic extension (its cadence and the hold it stops at), the minimum
- * hold that closing honours, and who hears of automatic extensions. Resolved once per acquisition
- * from {@link LockOptions} and the lock's {@link LockingOptions}.
+ * hold that closing honours, and who hears of automatic extensions. Resolved from {@link
+ * LockOptions} and the lock's {@link LockingOptions}: once per lock for options that set none of
+ * the hold settings (shared by all their grants, it is immutable), else once per acquisition.
  *
  * @param maxHoldNanos automatic extension stops this long after the request; {@code Long.MAX_VALUE}
  *     for none
@@ -18,7 +19,19 @@ record HoldPolicy(
     long extendEveryNanos,
     AutoExtensionListener listener) {
 
-  static HoldPolicy of(LockOptions o, LockingOptions lock, long lockMaxHoldNanos) {
+  /**
+   * Whether {@code o} leaves every hold setting to the lock, so the lock's shared policy applies.
+   */
+  static boolean usesDefaults(LockOptions o) {
+    return o.autoExtendOrNull() == null
+        && !o.renewUntilClosed()
+        && o.maxHoldOrNull() == null
+        && o.minimumHoldOrNull() == null
+        && o.extendEveryOrNull() == null
+        && o.onAutoExtensionOrNull() == null;
+  }
+
+  static HoldPolicy resolve(LockOptions o, LockingOptions lock, long lockMaxHoldNanos) {
     Boolean ae = o.autoExtendOrNull();
     boolean renew = o.renewUntilClosed();
     boolean autoExtend = renew || (ae != null ? ae : lock.autoExtend());

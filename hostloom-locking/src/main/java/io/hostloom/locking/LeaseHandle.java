@@ -28,20 +28,16 @@ final class LeaseHandle implements LockHandle, Runnable {
   }
 
   private final LockRuntime rt;
-  private final LockClock clock;
+  // the granting acquisition: the grant's fixed facts (backend key, owner, hold policy, start,
+  // attempts) are read from it instead of copied into every handle
+  private final Acquisition<?> acq;
   private final String key;
-  private final String backendKey;
-  private final String owner;
   private final long fencingToken;
   private final long requestNanos;
-  private final long acquisitionStartNanos;
-  private final int attempts;
-  private final HoldPolicy hold;
 
   // guarded by this
   private State state = State.HELD;
   private boolean active = true;
-  private LossReason lossReason;
   private long leaseNanos;
   private long leaseEndNanos;
   private long warnAtNanos;
@@ -50,39 +46,50 @@ final class LeaseHandle implements LockHandle, Runnable {
   private boolean heartbeatStopped;
   private LockClock.Timer timer;
   private long timerDueNanos;
-  private CompletableFuture<LossReason> lostSignal;
-  private Runnable lossHook;
-  private ArrayDeque<ExtendOp> queue;
+  private Extras extras; // made on first use: most handles are never lost, observed or extended
   private boolean extending;
   private long closedAtNanos = -1;
   // when closing stops keeping the lease: the grant's minimum hold, or what holdAtLeast set
   private long minimumHoldEndNanos;
 
-  LeaseHandle(LockRuntime rt, Grant g, long nowNanos) {
+  LeaseHandle(
+      LockRuntime rt, Acquisition<?> acq, long fencingToken, long requestNanos, long nowNanos) {
     this.rt = rt;
-    this.clock = rt.clock();
-    this.key = g.key();
-    this.backendKey = g.backendKey();
-    this.owner = g.owner();
-    this.fencingToken = g.fencingToken();
-    this.requestNanos = g.requestNanos();
-    this.acquisitionStartNanos = g.acquisitionStartNanos();
-    this.attempts = g.attempts();
-    this.hold = g.hold();
-    this.minimumHoldEndNanos = requestNanos + hold.minimumHoldNanos();
-    this.leaseNanos = g.leaseNanos();
+    this.acq = acq;
+    this.key = acq.key;
+    this.fencingToken = fencingToken;
+    this.requestNanos = requestNanos;
+    this.minimumHoldEndNanos = requestNanos + acq.hold.minimumHoldNanos();
+    this.leaseNanos = acq.leaseNanos;
     this.leaseEndNanos = requestNanos + leaseNanos;
     long remaining = leaseEndNanos - nowNanos;
     this.warnAtNanos = nowNanos + remaining - remaining / 5;
-    if (hold.autoExtend()) {
+    if (acq.hold.autoExtend()) {
       heartbeatAtNanos = nowNanos + heartbeatDelay(remaining);
     }
+  }
+
+  /** What only some handles need; guarded by the handle. */
+  private static final class Extras {
+    LossReason lossReason;
+    CompletableFuture<LossReason> lostSignal;
+    Runnable lossHook;
+    ArrayDeque<ExtendOp> queue;
+  }
+
+  private Extras extrasLocked() {
+    Extras x = extras;
+    if (x == null) {
+      x = new Extras();
+      extras = x;
+    }
+    return x;
   }
 
   /** The cadence's delay: half the lease left, or the set cadence when that is sooner. */
   private long heartbeatDelay(long remaining) {
     long half = remaining / 2;
-    long every = hold.extendEveryNanos();
+    long every = acq.hold.extendEveryNanos();
     return every >= 0 && every < half ? every : half;
   }
 
@@ -121,7 +128,7 @@ final class LeaseHandle implements LockHandle, Runnable {
       timer.cancel();
     }
     timerDueNanos = next;
-    timer = clock.scheduleNanos(Math.max(0, next - now), this);
+    timer = rt.clock().scheduleNanos(Math.max(0, next - now), this);
   }
 
   private void cancelTimerLocked() {
@@ -142,7 +149,7 @@ final class LeaseHandle implements LockHandle, Runnable {
       if (state == State.CLOSED) {
         return;
       }
-      long now = clock.nanoTime();
+      long now = rt.clock().nanoTime();
       if (state == State.HELD && now - leaseEndNanos >= 0) {
         expire = true;
       }
@@ -183,12 +190,13 @@ final class LeaseHandle implements LockHandle, Runnable {
         return;
       }
       state = State.LOST;
-      lossReason = reason;
+      Extras x = extrasLocked();
+      x.lossReason = reason;
       active = false;
       heartbeatAtNanos = -1;
-      hook = lossHook;
-      signal = lostSignal;
-      armLocked(clock.nanoTime()); // keeps only the pending 80 % warning
+      hook = x.lossHook;
+      signal = x.lostSignal;
+      armLocked(rt.clock().nanoTime()); // keeps only the pending 80 % warning
     }
     reportLoss(reason, hook, signal);
   }
@@ -216,8 +224,9 @@ final class LeaseHandle implements LockHandle, Runnable {
   void onLoss(Runnable hook) {
     boolean lostAlready;
     synchronized (this) {
-      lossHook = hook;
-      lostAlready = lossReason != null;
+      Extras x = extrasLocked();
+      x.lossHook = hook;
+      lostAlready = x.lossReason != null;
     }
     if (lostAlready) {
       hook.run();
@@ -227,10 +236,10 @@ final class LeaseHandle implements LockHandle, Runnable {
   /** Refuses to start an action on a lease that ran out between the grant and now. */
   void checkStillHeld() {
     if (!isHeld()) {
-      long waited = clock.nanoTime() - acquisitionStartNanos;
+      long waited = rt.clock().nanoTime() - acq.startNanos;
       throw LockBackendUnavailableException.of(
           key,
-          attempts,
+          acq.attempts(),
           Duration.ofNanos(waited),
           LockFailureKind.TIMEOUT,
           LockBackendException.timeout("the lease ran out before the action could start", null));
@@ -250,7 +259,7 @@ final class LeaseHandle implements LockHandle, Runnable {
       if (state != State.HELD) {
         return false;
       }
-      if (clock.nanoTime() - leaseEndNanos < 0) {
+      if (rt.clock().nanoTime() - leaseEndNanos < 0) {
         return true;
       }
     }
@@ -262,21 +271,22 @@ final class LeaseHandle implements LockHandle, Runnable {
   public Instant leaseEnd() {
     long left;
     synchronized (this) {
-      left = leaseEndNanos - clock.nanoTime();
+      left = leaseEndNanos - rt.clock().nanoTime();
     }
-    return clock.instant().plusNanos(left);
+    return rt.clock().instant().plusNanos(left);
   }
 
   @Override
   public CompletableFuture<LossReason> lost() {
     synchronized (this) {
-      if (lostSignal == null) {
-        lostSignal = new CompletableFuture<>();
-        if (lossReason != null) {
-          lostSignal.complete(lossReason);
+      Extras x = extrasLocked();
+      if (x.lostSignal == null) {
+        x.lostSignal = new CompletableFuture<>();
+        if (x.lossReason != null) {
+          x.lostSignal.complete(x.lossReason);
         }
       }
-      return lostSignal.copy();
+      return x.lostSignal.copy();
     }
   }
 
@@ -321,7 +331,7 @@ final class LeaseHandle implements LockHandle, Runnable {
   @Override
   public void holdAtLeast(Duration minimumHold) {
     long nanos = LockRuntime.nanos(LockOptions.checkMinimumHold(minimumHold));
-    long now = clock.nanoTime();
+    long now = rt.clock().nanoTime();
     synchronized (this) {
       minimumHoldEndNanos = nanos > Long.MAX_VALUE - now ? Long.MAX_VALUE : now + nanos;
     }
@@ -360,10 +370,11 @@ final class LeaseHandle implements LockHandle, Runnable {
     }
     ExtendOp op = new ExtendOp(lease, leaseNanos, automatic);
     synchronized (this) {
-      if (queue == null) {
-        queue = new ArrayDeque<>(2);
+      Extras x = extrasLocked();
+      if (x.queue == null) {
+        x.queue = new ArrayDeque<>(2);
       }
-      queue.add(op);
+      x.queue.add(op);
     }
     dispatch();
     return op.result;
@@ -375,17 +386,17 @@ final class LeaseHandle implements LockHandle, Runnable {
       ExtendOp op;
       boolean send;
       synchronized (this) {
-        if (extending || queue == null) {
+        if (extending || extras == null || extras.queue == null) {
           return;
         }
-        op = queue.poll();
+        op = extras.queue.poll();
         if (op == null) {
           return;
         }
         if (op.result.isDone()) {
           continue; // cancelled while queued: never sent
         }
-        long now = clock.nanoTime();
+        long now = rt.clock().nanoTime();
         send = state == State.HELD && now - leaseEndNanos < 0;
         if (send) {
           extending = true;
@@ -399,7 +410,7 @@ final class LeaseHandle implements LockHandle, Runnable {
       }
       CompletableFuture<ExtendOutcome> f;
       try {
-        f = rt.backend().extend(backendKey, owner, op.lease);
+        f = rt.backend().extend(acq.backendKey, acq.owner, op.lease);
       } catch (RuntimeException e) {
         f = CompletableFuture.failedFuture(e);
       }
@@ -419,7 +430,7 @@ final class LeaseHandle implements LockHandle, Runnable {
   }
 
   private void onExtended(ExtendOp op, CompletableFuture<ExtendOutcome> f) {
-    long now = clock.nanoTime();
+    long now = rt.clock().nanoTime();
     Boolean ok = null;
     Throwable error = null;
     try {
@@ -457,7 +468,7 @@ final class LeaseHandle implements LockHandle, Runnable {
           long remaining = leaseEndNanos - now;
           warnAtNanos = now + remaining - remaining / 5;
           warned = false;
-          if (hold.autoExtend() && !heartbeatStopped) {
+          if (acq.hold.autoExtend() && !heartbeatStopped) {
             heartbeatAtNanos = now + heartbeatDelay(remaining);
           }
           armLocked(now);
@@ -465,9 +476,9 @@ final class LeaseHandle implements LockHandle, Runnable {
       }
       result = extended ? ExtendResult.EXTENDED : ExtendResult.TOO_LATE;
     }
-    if (op.automatic && hold.listener() != null) {
+    if (op.automatic && acq.hold.listener() != null) {
       try { // before the loss it causes, so a listener reports the renewal before the loss
-        hold.listener().extended(this, result, Duration.ofNanos(now - op.requestNanos));
+        acq.hold.listener().extended(this, result, Duration.ofNanos(now - op.requestNanos));
       } catch (RuntimeException e) {
         rt.log()
             .warn(
@@ -491,13 +502,13 @@ final class LeaseHandle implements LockHandle, Runnable {
       if (state != State.HELD) {
         return;
       }
-      long now = clock.nanoTime();
+      long now = rt.clock().nanoTime();
       long held = now - requestNanos;
       lease = leaseNanos;
-      if (held >= hold.maxHoldNanos()) {
+      if (held >= acq.hold.maxHoldNanos()) {
         stop = true;
-      } else if (hold.strictMaxHold() && hold.maxHoldNanos() != Long.MAX_VALUE) {
-        long holdEnd = requestNanos + hold.maxHoldNanos();
+      } else if (acq.hold.strictMaxHold() && acq.hold.maxHoldNanos() != Long.MAX_VALUE) {
+        long holdEnd = requestNanos + acq.hold.maxHoldNanos();
         if (holdEnd - leaseEndNanos <= 0) {
           stop = true; // the lease already reaches max hold
         } else {
@@ -513,7 +524,7 @@ final class LeaseHandle implements LockHandle, Runnable {
           .info(
               "LockAutoExtendStopped [3106]: automatic extension of lock '{}' stopped at max hold {}",
               key,
-              Duration.ofNanos(hold.maxHoldNanos()));
+              Duration.ofNanos(acq.hold.maxHoldNanos()));
       return;
     }
     CompletableFuture<Boolean> r = enqueue(Duration.ofNanos(lease), lease, true);
@@ -532,7 +543,7 @@ final class LeaseHandle implements LockHandle, Runnable {
       if (state != State.HELD || heartbeatStopped) {
         return; // lost (refused, too late, expired) or closed: no retry
       }
-      long now = clock.nanoTime();
+      long now = rt.clock().nanoTime();
       long left = leaseEndNanos - now;
       if (left <= 0) {
         return;
@@ -583,7 +594,7 @@ final class LeaseHandle implements LockHandle, Runnable {
       if (state == State.CLOSED) {
         return null;
       }
-      now = clock.nanoTime();
+      now = rt.clock().nanoTime();
       wasHeld = state == State.HELD;
       state = State.CLOSED;
       wasActive = active;
@@ -591,8 +602,10 @@ final class LeaseHandle implements LockHandle, Runnable {
       heartbeatAtNanos = -1;
       closedAtNanos = now;
       cancelTimerLocked();
-      dropped = queue;
-      queue = null;
+      dropped = extras == null ? null : extras.queue;
+      if (dropped != null) {
+        extras.queue = null;
+      }
     }
     if (dropped != null) {
       for (ExtendOp op : dropped) {
@@ -629,7 +642,7 @@ final class LeaseHandle implements LockHandle, Runnable {
   }
 
   private CompletableFuture<ReleaseOutcome> releaseNow() {
-    return rt.backend().release(backendKey, owner);
+    return rt.backend().release(acq.backendKey, acq.owner);
   }
 
   /**
@@ -638,7 +651,7 @@ final class LeaseHandle implements LockHandle, Runnable {
    */
   private CompletableFuture<ReleaseOutcome> keepUntilMinimumHold(long remainderNanos) {
     return rt.backend()
-        .extend(backendKey, owner, Duration.ofNanos(remainderNanos))
+        .extend(acq.backendKey, acq.owner, Duration.ofNanos(remainderNanos))
         .thenApply(
             o -> {
               if (o == null) {
@@ -670,9 +683,10 @@ final class LeaseHandle implements LockHandle, Runnable {
       Runnable hook;
       CompletableFuture<LossReason> signal;
       synchronized (this) {
-        lossReason = LossReason.RELEASE_REFUSED;
+        Extras x = extrasLocked();
+        x.lossReason = LossReason.RELEASE_REFUSED;
         hook = null; // the action has ended: nothing to cancel
-        signal = lostSignal;
+        signal = x.lostSignal;
       }
       reportLoss(LossReason.RELEASE_REFUSED, hook, signal);
       wasActive = false; // the loss ended the active lease

@@ -29,13 +29,16 @@ import org.slf4j.Logger;
  * TIMEOUT}) and released.
  *
  * <p><b>Wake on release.</b> When the backend implements {@link ReleaseSignal} and {@link
- * LockingOptions#wakeOnRelease()} is on, an attempt that may be followed by a retry wait first
- * subscribes to the key's release signal; during the policy's delay a signal sends an extra
- * ("woken") attempt at once. The signal is a hint: a woken attempt refused before the delay ends
- * uses no retry and the delay keeps running, so the retry limit, {@code maxWait} and how long the
- * acquisition can take are those of polling; without a signal the wait is the policy's delay, as
- * without the capability. Every attempt sent is counted in {@link LockNotAcquiredException}. The
- * subscription is cancelled when the attempt is granted or the wait ends.
+ * LockingOptions#wakeOnRelease()} is on, a refused first attempt whose retry wait follows
+ * subscribes to the key's release signal and attempts once more at once, before waiting (so an
+ * uncontended acquisition never subscribes, and a release between the refusal and the subscription
+ * is not missed); every later attempt that may be followed by a wait subscribes before it is sent.
+ * During the policy's delay a signal sends an extra ("woken") attempt at once. The signal is a
+ * hint: a woken attempt refused before the delay ends uses no retry and the delay keeps running, so
+ * the retry limit, {@code maxWait} and how long the acquisition can take are those of polling;
+ * without a signal the wait is the policy's delay, as without the capability. Every attempt sent is
+ * counted in {@link LockNotAcquiredException}. The subscription is cancelled when the attempt is
+ * granted or the wait ends.
  *
  * <p><b>Closing</b> is idempotent: acquisitions in flight end with {@link IllegalStateException}
  * and their backend calls are cancelled (then released once); later calls throw {@link

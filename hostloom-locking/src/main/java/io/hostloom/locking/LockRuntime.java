@@ -21,7 +21,8 @@ record LockRuntime(
     Logger log,
     long defaultLeaseNanos,
     long maxLeaseNanos,
-    long maxHoldNanos) {
+    long maxHoldNanos,
+    HoldPolicy defaultHold) { // for options that set none of the hold settings: one per lock
 
   static final long ORPHAN_RELEASE_TIMEOUT_NANOS = Duration.ofSeconds(5).toNanos();
 
@@ -36,7 +37,13 @@ record LockRuntime(
         log,
         nanos(options.defaultLease()),
         nanos(options.maxLease()),
-        nanos(options.maxHold()));
+        nanos(options.maxHold()),
+        HoldPolicy.resolve(LockOptions.DEFAULTS, options, nanos(options.maxHold())));
+  }
+
+  /** How a grant under {@code o} is kept; the shared default when {@code o} sets no hold option. */
+  HoldPolicy holdPolicy(LockOptions o) {
+    return HoldPolicy.usesDefaults(o) ? defaultHold : HoldPolicy.resolve(o, options, maxHoldNanos);
   }
 
   /** The effective lease in nanos for {@code o}: its lease or the default, capped at max lease. */

@@ -28,6 +28,8 @@ final class OwnerTokens {
   private final Cipher aes; // guarded by this
   private final byte[] block = new byte[16]; // guarded by this
   private final byte[] out = new byte[16]; // guarded by this
+  // the hex digits, reused: the String copies them, so a token costs only its String and bytes
+  private final byte[] hex = new byte[32]; // guarded by this
   private long counter; // guarded by this
 
   OwnerTokens() {
@@ -44,7 +46,7 @@ final class OwnerTokens {
 
   /** A fresh token. Thread-safe. */
   String next() {
-    byte[] b = new byte[32];
+    byte[] b = hex;
     synchronized (this) {
       long c = ++counter;
       long t = System.nanoTime();
@@ -61,7 +63,7 @@ final class OwnerTokens {
         b[2 * i] = HEX[(out[i] >> 4) & 0xF];
         b[2 * i + 1] = HEX[out[i] & 0xF];
       }
+      return new String(b, StandardCharsets.ISO_8859_1);
     }
-    return new String(b, StandardCharsets.ISO_8859_1);
   }
 }

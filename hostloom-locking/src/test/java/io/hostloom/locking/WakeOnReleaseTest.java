@@ -54,12 +54,14 @@ class WakeOnReleaseTest {
     fx.clock.runDueTasks(); // the wake-up hops to the clock's timer thread, still at 20 ms
 
     LockHandle h = value(f);
-    assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(20));
+    // the holder, the waiter's unsubscribed first attempt and its re-check once subscribed (both
+    // refused at 0 ms), the woken attempt at 20 ms
+    assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(0), ms(20));
     assertThat(h.leaseEnd()).isEqualTo(fx.clock.instant().plus(LockingOptions.DEFAULT_LEASE));
     assertThat(fx.events.matching("acquire:"))
-        .containsExactly("acquire:ACQUIRED:1", "acquire:ACQUIRED:2");
-    // attempt 1 was woken; attempt 2 subscribed before it was sent and ended (completed false) on
-    // the grant
+        .containsExactly("acquire:ACQUIRED:1", "acquire:ACQUIRED:3");
+    // the re-check's subscription was woken; the woken attempt subscribed before it was sent and
+    // ended it (completed false) on the grant
     assertThat(sb.subscriptions).hasSize(2);
     assertThat(sb.subscriptions.get(0)).isCompletedWithValue(true);
     assertThat(sb.subscriptions.get(1)).as("ended by the lock").isCompletedWithValue(false);
@@ -103,11 +105,13 @@ class WakeOnReleaseTest {
     fx.clock.advance(ms(40));
     fx.clock.advance(ms(40));
     LockNotAcquiredException e = (LockNotAcquiredException) failure(f);
-    assertThat(fx.backend.times("acquire").subList(1, 4)).containsExactly(ms(0), ms(40), ms(80));
-    assertThat(e.attempts()).isEqualTo(3);
+    // the polls at 0/40/80 ms, and the re-check at 0 ms that follows the unsubscribed first one
+    assertThat(fx.backend.times("acquire").subList(1, 5))
+        .containsExactly(ms(0), ms(0), ms(40), ms(80));
+    assertThat(e.attempts()).isEqualTo(4);
     assertThat(e.waited()).isEqualTo(ms(80));
-    // attempts 1 and 2 could be followed by a wait (each bounded by its 40 ms); attempt 3's 40 ms
-    // would reach maxWait, so it did not subscribe
+    // the re-check subscribed for the first 40 ms step, poll 2 for its own; poll 3's 40 ms would
+    // reach maxWait, so it did not subscribe
     assertThat(sb.subscriptions).hasSize(2).allMatch(s -> s.getNow(true).equals(false));
     assertThat(fx.memory.waiterCount()).isZero();
     assertThat(fx.clock.pendingTimers()).isEqualTo(1); // only the other holder's lease timer
@@ -140,8 +144,12 @@ class WakeOnReleaseTest {
     fx.clock.advance(ms(40));
     // attempt 2 at 50 ms is refused; its 100 ms delay would reach maxWait: no further attempt
     LockNotAcquiredException e = (LockNotAcquiredException) failure(f);
-    assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(10), ms(10), ms(50));
-    assertThat(e.attempts()).as("every attempt sent, the woken one included").isEqualTo(3);
+    // holder, first attempt, its re-check once subscribed, second holder, woken, attempt 2
+    assertThat(fx.backend.times("acquire"))
+        .containsExactly(ms(0), ms(0), ms(0), ms(10), ms(10), ms(50));
+    assertThat(e.attempts())
+        .as("every attempt sent, the re-check and the woken one included")
+        .isEqualTo(4);
     assertThat(e.waited()).isEqualTo(ms(50));
     assertThat(fx.memory.waiterCount()).isZero();
     assertThat(fx.clock.pendingTimers()).isEqualTo(1); // the second holder's lease timer
@@ -153,26 +161,29 @@ class WakeOnReleaseTest {
     DistributedLock lock = fx.lock(b -> b, new SignallingBackend(fx.backend, signal));
     holdElsewhere("k");
     CompletableFuture<LockHandle> f = lock.acquireAsync("k", LINEAR_50);
-    assertThat(signal.maxWaits).containsExactly(ms(50)); // bounded by the delay it may shorten
+    // the re-check after the refused first attempt subscribed, bounded by the delay it may shorten
+    assertThat(signal.maxWaits).containsExactly(ms(50));
+    assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(0));
 
     fx.clock.advance(ms(10));
     signal.waits.get(0).complete(true); // the key is still held
     fx.clock.runDueTasks();
-    assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(10));
+    assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(0), ms(10));
     // the woken attempt subscribed for the rest of the step, which keeps running
     assertThat(signal.maxWaits).containsExactly(ms(50), ms(40));
 
     fx.clock.advance(ms(40)); // the step ends at 50 ms as if nothing happened: retry 2 (100 ms)
-    assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(10), ms(50));
+    assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(0), ms(10), ms(50));
     assertThat(signal.waits.get(1)).as("ended by the lock").isCompletedWithValue(false);
     assertThat(signal.maxWaits).containsExactly(ms(50), ms(40), ms(100));
 
     fx.clock.advance(ms(10));
     signal.waits.get(2).complete(false); // "no signal": the 100 ms step runs on
     fx.clock.runDueTasks();
-    assertThat(fx.backend.calls("acquire")).hasSize(4);
+    assertThat(fx.backend.calls("acquire")).hasSize(5);
     fx.clock.advance(ms(90));
-    assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(10), ms(50), ms(150));
+    assertThat(fx.backend.times("acquire"))
+        .containsExactly(ms(0), ms(0), ms(0), ms(10), ms(50), ms(150));
     assertThat(signal.maxWaits).containsExactly(ms(50), ms(40), ms(100), ms(150));
 
     f.cancel(false);
@@ -192,14 +203,15 @@ class WakeOnReleaseTest {
     signal.waits.get(0).complete(true);
     fx.clock.runDueTasks();
     fx.clock.advance(ms(50)); // the step ends at 50 ms while the woken attempt is out: no attempt
-    assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(10));
+    // holder, first attempt and its re-check once subscribed (both refused at 0 ms), woken
+    assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(0), ms(10));
     fx.faults.deliverReplies(); // refused at 60 ms: retry 2, so the next step is 100 ms
     fx.clock.advance(ms(99));
-    assertThat(fx.backend.calls("acquire")).hasSize(3);
+    assertThat(fx.backend.calls("acquire")).hasSize(4);
     fx.clock.advance(ms(1)); // retry 3 > limit 2: given up after the policy's three attempts
     LockNotAcquiredException e = (LockNotAcquiredException) failure(f);
-    assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(10), ms(160));
-    assertThat(e.attempts()).isEqualTo(3);
+    assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(0), ms(10), ms(160));
+    assertThat(e.attempts()).as("the policy's three and the free re-check").isEqualTo(4);
     assertThat(e.waited()).isEqualTo(ms(160));
     assertThat(signal.waits).allMatch(CompletableFuture::isDone);
     assertThat(fx.clock.pendingTimers()).isEqualTo(1); // the holder's lease timer
@@ -217,7 +229,8 @@ class WakeOnReleaseTest {
     fx.clock.runDueTasks(); // the woken attempt subscribed (waits[1]) before it was sent
     signal.waits.get(1).complete(true); // another release while it is out
     fx.faults.deliverReplies(); // refused, but released meanwhile: a second woken attempt now
-    assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(10), ms(10));
+    // holder, first attempt and its re-check once subscribed (waits[0]), the two woken ones
+    assertThat(fx.backend.times("acquire")).containsExactly(ms(0), ms(0), ms(0), ms(10), ms(10));
     assertThat(f).isNotDone();
     fx.clock.advance(ms(40)); // both were free: the step still ends at 50 ms with retry 2
     assertThat(fx.backend.times("acquire")).endsWith(ms(10), ms(50));
@@ -260,7 +273,7 @@ class WakeOnReleaseTest {
     LockOptions o = opts().retry(policy).build();
     LockHandle holder = holdElsewhere("k");
     List<CompletableFuture<LockHandle>> waiters = herd(true, o);
-    churn(holder, 290); // 29 releases, 29 woken attempts per waiter, all lost
+    churn(holder, 290); // 29 releases, 29 woken attempts per waiter (and the re-check), all lost
     assertThat(waiters)
         .as("a lost woken attempt uses no retry")
         .noneMatch(CompletableFuture::isDone);
@@ -268,7 +281,9 @@ class WakeOnReleaseTest {
     for (CompletableFuture<LockHandle> w : waiters) {
       LockNotAcquiredException e = (LockNotAcquiredException) failure(w);
       assertThat(e.waited()).isEqualTo(policy.maxTotalDelay()).isEqualTo(ms(300));
-      assertThat(e.attempts()).as("4 polls + 29 woken").isEqualTo(4 + 29);
+      // the re-check: the first poll goes out unsubscribed, so the refused one asks again once
+      // subscribed
+      assertThat(e.attempts()).as("4 polls + the re-check + 29 woken").isEqualTo(4 + 1 + 29);
     }
     assertThat(fx.memory.waiterCount()).isZero();
     assertThat(fx.clock.pendingTimers()).isEqualTo(1); // the churning holder's lease timer
@@ -308,7 +323,10 @@ class WakeOnReleaseTest {
     for (CompletableFuture<LockHandle> w : woken) {
       LockNotAcquiredException e = (LockNotAcquiredException) failure(w);
       assertThat(e.waited()).isEqualTo(ms(80));
-      assertThat(e.attempts()).as("3 polls + woken at 10..70 ms").isEqualTo(3 + 7);
+      // the re-check at 0 ms: the first poll goes out unsubscribed
+      assertThat(e.attempts())
+          .as("3 polls + the re-check + woken at 10..70 ms")
+          .isEqualTo(3 + 1 + 7);
     }
     for (CompletableFuture<LockHandle> w : polling) {
       LockNotAcquiredException e = (LockNotAcquiredException) failure(w);
@@ -371,22 +389,40 @@ class WakeOnReleaseTest {
   }
 
   @Test
-  void subscribesBeforeSendingOnlyWhenAWaitCanFollowAndEndsItOnGrant() {
+  void subscribesOnlyAfterARefusedFirstAttemptAndEndsItOnGrant() {
     SignallingBackend sb = new SignallingBackend(fx.backend, fx.memory);
     DistributedLock lock = fx.lock(b -> b, sb);
+    // uncontended: the first attempt goes out unsubscribed and is granted, so no subscription
     LockHandle h = lock.acquire("free", LINEAR_50);
-    assertThat(sb.log).containsExactly("awaitRelease 50 ms", "acquire");
-    assertThat(sb.subscriptions)
-        .singleElement()
-        .matches(s -> Boolean.FALSE.equals(s.getNow(null)), "ended by the lock");
-    assertThat(fx.memory.waiterCount()).isZero();
+    assertThat(sb.log).containsExactly("acquire");
+    assertThat(sb.subscriptions).isEmpty();
     assertThat(fx.clock.pendingTimers()).isEqualTo(1); // the handle's lease timer
     h.close();
 
+    // contended: refused unsubscribed, so it subscribes for the step and asks again at once (a
+    // release between the refusal and the subscription is not missed): one attempt more than a
+    // subscription before the first attempt would cost, the price of the free uncontended case
     sb.log.clear();
-    assertThat(lock.tryAcquire("other")).isPresent(); // maxWait 0: nothing to wait for
+    LockHandle holder = holdElsewhere("busy");
+    CompletableFuture<LockHandle> f = lock.acquireAsync("busy", LINEAR_50);
+    assertThat(sb.log).containsExactly("acquire", "awaitRelease 50 ms", "acquire");
+    assertThat(f).isNotDone();
+    fx.clock.advance(ms(10));
+    holder.close();
+    fx.clock.runDueTasks();
+    LockHandle granted = value(f);
+    assertThat(sb.log).endsWith("awaitRelease 40 ms", "acquire"); // the woken attempt
+    assertThat(sb.subscriptions).hasSize(2);
+    assertThat(sb.subscriptions.get(0)).isCompletedWithValue(true);
+    assertThat(sb.subscriptions.get(1)).as("ended by the lock").isCompletedWithValue(false);
+    assertThat(fx.memory.waiterCount()).isZero();
+    granted.close();
+
+    sb.log.clear();
+    holdElsewhere("other");
+    assertThat(lock.tryAcquire("other")).isEmpty(); // maxWait 0: nothing to wait for
     assertThat(sb.log).containsExactly("acquire");
-    assertThat(sb.subscriptions).hasSize(1);
+    assertThat(sb.subscriptions).hasSize(2);
   }
 
   @Test

@@ -88,15 +88,21 @@ class RedisDistributedLockTest extends RealBackendExclusionSuite {
       ReleaseSignalTest.awaitSubscribed(waiterBackend);
       LockHandle held = holder.acquire(key);
       CompletableFuture<LockHandle> waiting = waiter.acquireAsync(key, LockOptions.DEFAULTS);
-      TestTiming.await("the waiter's first attempt was refused", () -> answered.get() == 1, WAIT);
-      assertThat(waiterBackend.releaseWaiters()).isEqualTo(1); // subscribed before that attempt
+      // the first attempt goes out unsubscribed; once refused, the kernel subscribes and asks
+      // again before it waits, so a release in between is not missed
+      TestTiming.await(
+          "the waiter's first attempt and its re-check were refused",
+          () -> answered.get() == 2,
+          WAIT);
+      assertThat(waiterBackend.releaseWaiters()).isEqualTo(1); // subscribed before the re-check
       assertThat(waiting).isNotDone();
       held.close();
       try (LockHandle granted = TestTiming.get(waiting, WAIT)) {
         assertThat(granted.isHeld()).isTrue();
         assertThat(granted.fencingToken()).isGreaterThan(held.fencingToken());
-        TestTiming.await("the grant's reply is counted", () -> answered.get() >= 2, WAIT);
-        assertThat(answered).hasValue(2); // the refused attempt and the granted one, no poll
+        TestTiming.await("the grant's reply is counted", () -> answered.get() >= 3, WAIT);
+        // the refused attempt, the refused re-check and the granted one, no poll
+        assertThat(answered).hasValue(3);
       }
       assertThat(waiterBackend.releaseWaiters()).isZero();
     } finally {
@@ -133,20 +139,23 @@ class RedisDistributedLockTest extends RealBackendExclusionSuite {
       assertThat(waiterBackend.releaseSignalUp()).isFalse();
       LockHandle held = holder.acquire(key);
       CompletableFuture<LockHandle> waiting = waiter.acquireAsync(key, LockOptions.DEFAULTS);
-      // refused, then re-checked once the subscription was confirmed, refused again, now waiting
+      // refused unsubscribed (the kernel subscribes only after a refusal), re-checked by the
+      // kernel once subscribed, re-checked again once the pattern was confirmed, now waiting
       TestTiming.await(
           "the waiter re-checked once subscribed and waits on the signal",
           () ->
               waiterBackend.releaseSignalUp()
-                  && answered.get() == 2
+                  && answered.get() == 3
                   && waiterBackend.releaseWaiters() == 1,
           WAIT);
       assertThat(waiting).isNotDone();
       held.close();
       try (LockHandle granted = TestTiming.get(waiting, WAIT)) {
         assertThat(granted.isHeld()).isTrue();
-        TestTiming.await("the grant's reply is counted", () -> answered.get() >= 3, WAIT);
-        assertThat(answered).hasValue(3); // two refusals and the grant, no poll
+        TestTiming.await("the grant's reply is counted", () -> answered.get() >= 4, WAIT);
+        // three refusals (first attempt, the kernel's re-check once subscribed, the re-check once
+        // the pattern was confirmed) and the grant, no poll
+        assertThat(answered).hasValue(4);
       }
     } finally {
       waiterClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
@@ -170,6 +179,9 @@ class RedisDistributedLockTest extends RealBackendExclusionSuite {
         before = h.fencingToken();
       }
       LockHandle held = lock.acquire(key);
+      // uncontended acquires never subscribe (the kernel subscribes only after a refusal): start
+      // the release subscription by hand, so the outage also takes it down
+      TestTiming.get(b.warmUp(), WAIT);
       TestTiming.await("subscribed", b::releaseSignalUp, WAIT);
 
       own.stop();

@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BiConsumer;
 
 /**
  * The pending waits of a {@link io.hostloom.locking.spi.ReleaseSignal}, per key: what every release
@@ -45,21 +46,47 @@ public final class ReleaseWaitRegistry {
   private static final BackendArguments ARGUMENTS = BackendArguments.unbounded();
 
   private final LockClock timers;
-  // per key, the pending waits in the order they began; a key's set is guarded by the map's
-  // per-key atomic compute, and the map drops a key whose last wait ended
-  private final ConcurrentMap<String, LinkedHashSet<Wait>> byKey = new ConcurrentHashMap<>();
+  // per key, the pending waits in the order they began: a key's only wait as itself, or a
+  // LinkedHashSet<Wait> of two or more (a single waiter, the common case, costs no set); guarded
+  // by the map's per-key atomic compute, and the map drops a key whose last wait ended
+  private final ConcurrentMap<String, Object> byKey = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
-  /** One pending wait; identity is its equality (futures have no defined equals). */
-  private static final class Wait {
+  /**
+   * One pending wait; identity is its equality (futures have no defined equals). Its own {@code
+   * maxWait} timer task and its own completion callback, so a wait allocates no lambdas.
+   */
+  private final class Wait implements Runnable, BiConsumer<Boolean, Throwable> {
     final CompletableFuture<Boolean> future = new CompletableFuture<>();
+    final String key;
     final long stamp;
     final long endNanos; // on the registry's clock: when maxWait ends it
+    volatile LockClock.Timer timer;
 
-    Wait(long stamp, long endNanos) {
+    Wait(String key, long stamp, long endNanos) {
+      this.key = key;
       this.stamp = stamp;
       this.endNanos = endNanos;
     }
+
+    @Override
+    public void run() {
+      future.complete(false); // maxWait
+    }
+
+    @Override
+    public void accept(Boolean released, Throwable error) {
+      LockClock.Timer t = timer;
+      if (t != null) {
+        t.cancel();
+      }
+      forget(key, this);
+    }
+  }
+
+  @SuppressWarnings("unchecked") // the map holds a Wait or a LinkedHashSet<Wait>, nothing else
+  private static LinkedHashSet<Wait> asSet(Object waits) {
+    return (LinkedHashSet<Wait>) waits;
   }
 
   /**
@@ -109,18 +136,29 @@ public final class ReleaseWaitRegistry {
     if (nanos == 0 || closed) {
       return CompletableFuture.completedFuture(false);
     }
-    Wait wait = new Wait(stamp, timers.nanoTime() + nanos);
+    Wait wait = new Wait(key, stamp, timers.nanoTime() + nanos);
     byKey.compute(
         key,
-        (k, set) -> {
-          LinkedHashSet<Wait> s = set != null ? set : new LinkedHashSet<>(4);
+        (k, waits) -> {
+          if (waits == null) {
+            return wait;
+          }
+          LinkedHashSet<Wait> s;
+          if (waits instanceof Wait only) {
+            s = new LinkedHashSet<>(4);
+            s.add(only);
+          } else {
+            s = asSet(waits);
+          }
           s.add(wait);
           return s;
         });
-    CompletableFuture<?> unused = wait.future.whenComplete((r, t) -> forget(key, wait));
+    CompletableFuture<?> unused = wait.future.whenComplete(wait);
     try {
-      LockClock.Timer timer = timers.scheduleNanos(nanos, () -> wait.future.complete(false));
-      unused = wait.future.whenComplete((r, t) -> timer.cancel());
+      wait.timer = timers.scheduleNanos(nanos, wait);
+      if (wait.future.isDone()) {
+        wait.timer.cancel(); // ended before its timer was known to its callback
+      }
     } catch (RejectedExecutionException e) {
       wait.future.complete(false); // the backend's timer shut down: it is closing
     }
@@ -142,7 +180,12 @@ public final class ReleaseWaitRegistry {
       Wait[] next = new Wait[1];
       byKey.computeIfPresent(
           key,
-          (k, set) -> {
+          (k, waits) -> {
+            if (waits instanceof Wait only) {
+              next[0] = only.future.isDone() ? null : only;
+              return null;
+            }
+            LinkedHashSet<Wait> set = asSet(waits);
             var it = set.iterator();
             while (it.hasNext() && next[0] == null) {
               Wait w = it.next();
@@ -209,14 +252,14 @@ public final class ReleaseWaitRegistry {
     boolean[] any = {false};
     byKey.computeIfPresent(
         key,
-        (k, set) -> {
-          for (Wait w : set) {
+        (k, waits) -> {
+          for (Wait w : waits instanceof Wait only ? List.of(only) : asSet(waits)) {
             if (!w.future.isDone()) {
               any[0] = true;
               latest[0] = Math.max(latest[0], w.endNanos);
             }
           }
-          return set;
+          return waits;
         });
     return any[0]
         ? Optional.of(Duration.ofNanos(Math.max(0, latest[0] - timers.nanoTime())))
@@ -226,17 +269,28 @@ public final class ReleaseWaitRegistry {
   /** The waits not yet ended, for "nothing left behind" checks. */
   public int pending() {
     int n = 0;
-    for (LinkedHashSet<Wait> set : byKey.values()) {
-      n += set.size(); // exact once quiet, which is when such checks ask
+    for (Object waits : byKey.values()) {
+      n += waits instanceof Wait ? 1 : asSet(waits).size(); // exact once quiet, when checks ask
     }
     return n;
   }
 
   private void end(String key, long before, boolean released) {
+    if (!byKey.containsKey(key)) {
+      return; // nobody waits (the common release): no list, no callback
+    }
     List<Wait> ended = new ArrayList<>();
     byKey.computeIfPresent(
         key,
-        (k, set) -> {
+        (k, waits) -> {
+          if (waits instanceof Wait only) {
+            if (only.stamp < before) {
+              ended.add(only);
+              return null;
+            }
+            return only;
+          }
+          LinkedHashSet<Wait> set = asSet(waits);
           var it = set.iterator();
           while (it.hasNext()) {
             Wait w = it.next();
@@ -255,7 +309,14 @@ public final class ReleaseWaitRegistry {
   private void forget(String key, Wait wait) {
     byKey.computeIfPresent(
         key,
-        (k, set) -> {
+        (k, waits) -> {
+          if (waits == wait) {
+            return null;
+          }
+          if (waits instanceof Wait) {
+            return waits; // another wait of the key
+          }
+          LinkedHashSet<Wait> set = asSet(waits);
           set.remove(wait);
           return set.isEmpty() ? null : set;
         });
