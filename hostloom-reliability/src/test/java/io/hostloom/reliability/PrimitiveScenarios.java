@@ -41,6 +41,7 @@ abstract class PrimitiveScenarios extends ScenarioBase {
 
   /** How long a worker holds a grant, writing every 50 ms; its last write ends the hold. */
   private static final Duration HOLD = Duration.ofMillis(300);
+
   private static final String LOAD =
       "4 JVMs, each looping over a 2-permit semaphore and a reader-writer lock (1 write in 3);"
           + " lease 2 s, hold 0.3 s, fenced write every 50 ms";
