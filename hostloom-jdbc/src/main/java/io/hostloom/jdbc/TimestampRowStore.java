@@ -69,8 +69,13 @@ final class TimestampRowStore implements VersionedRecordStore<TimestampRowStore.
             + until
             + " = ?";
     String columns = "COALESCE(CAST(" + by + " AS VARCHAR), ''), " + at + ", " + until;
+    // measured when the row is returned: a refused insert waited for the winner's, whose expiry
+    // is its own (later) transaction time plus the lease, so the statement's own NOW would answer
+    // more than the winner's lease left
     String remaining =
-        "CAST(EXTRACT(EPOCH FROM (" + until + " - " + NOW + ")) * 1000000 AS BIGINT)";
+        "CAST(EXTRACT(EPOCH FROM ("
+            + until
+            + " - timezone('utc', clock_timestamp()))) * 1000000 AS BIGINT)";
     // the insert, and when it finds the row, that row (as of the statement's snapshot; a row
     // committed after it is not seen, and the answer is then "lost" without the current record)
     this.createSql =
