@@ -59,7 +59,7 @@ abstract class LockCommandContract {
               "lock",
               "shared-job",
               "--lease",
-              "5s",
+              "20s", // an attempt is bounded by the lease: 3 JVMs starting at once on 2 busy cores
               "--",
               "sh",
               "-c",

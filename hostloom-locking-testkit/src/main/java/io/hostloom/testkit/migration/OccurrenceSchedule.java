@@ -15,6 +15,9 @@ import java.util.concurrent.locks.LockSupport;
  * and then keeps running until three quarters of the period have passed since the occurrence's
  * instant, longer than any node may be late: while it runs, the other node's attempt for the same
  * occurrence meets a held lock, so a second run of an occurrence means the lock let two holders in.
+ * A node granted only when those three quarters have passed (its JVM stalled between the lateness
+ * check and the grant, on a loaded machine) does not run it: the other node's run may have ended
+ * and released, so a run then would be a second run without two holders.
  */
 public final class OccurrenceSchedule {
   /** Runs {@code job} when the lock for {@code occurrence} is granted, then releases it. */
@@ -52,6 +55,11 @@ public final class OccurrenceSchedule {
           guard.runExclusively(
               k,
               () -> {
+                // granted after the other node's run could have ended: a stall, not a second
+                // holder (a grant while the other holds reads the clock before those 3/4)
+                if (System.currentTimeMillis() >= at + periodMillis * 3 / 4) {
+                  return;
+                }
                 OccurrenceLedger.append(ledger, occurrence, node);
                 sleepUntil(at + periodMillis * 3 / 4);
               });
