@@ -7,7 +7,7 @@
 #   scripts/benchmarks.sh --max-load=2.5   first wait (up to 1 h) until the 1-minute load is < 2.5
 #   scripts/benchmarks.sh --only=kernel,redis,faces --out=docs
 #   scripts/benchmarks.sh --only=etcd,zookeeper,mariadb   single storage backends of "faces":
-#                                          azure, postgres, etcd, zookeeper, mariadb
+#                                          redis-faces, azure, postgres, etcd, zookeeper, mariadb
 #   scripts/benchmarks.sh --only=primitives   semaphores and reader-writer locks, Redis and ZooKeeper
 #
 # Needs Java 17, redis-server (apt-get install redis-server), Azurite (npm, installed here from

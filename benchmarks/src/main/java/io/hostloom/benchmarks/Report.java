@@ -1063,7 +1063,8 @@ final class Report {
             " `tryAcquire` then `close`; WOPI lock, refresh, getLock, relock (UnlockAndRelock),")
         .append(" unlock. HostLoom and the raw client alternate sample by sample. Round trips are")
         .append(" counted on the wire side of each client, as the requests the caller waited for")
-        .append(" while the operation ran: HTTP requests after the retry policy (Azure),")
+        .append(" while the operation ran: commands sent (Redis, a Lettuce command listener),")
+        .append(" HTTP requests after the retry policy (Azure),")
         .append(" statements executed plus commits (JDBC), gRPC calls started (etcd, a client")
         .append(" interceptor; not the lease revokes the backend sends in the background), and")
         .append(" request bursts written by the client's socket (ZooKeeper: requests written back")
@@ -1185,7 +1186,8 @@ final class Report {
         .append(" to pick a better figure.\n");
     md.append("\nRe-run: `scripts/benchmarks.sh` (options are passed on to the jar, e.g.")
         .append(" `--quick`, `--only=kernel,redis,faces`, `--max-load=2.5`; `faces` is every")
-        .append(" storage backend, `--only=azure,postgres,etcd,zookeeper,mariadb` any of them).\n");
+        .append(
+            " storage backend, `--only=redis-faces,azure,postgres,etcd,zookeeper,mariadb` any of them).\n");
   }
 
   // ------------------------------------------------------------------ chart

@@ -13,9 +13,12 @@ import io.hostloom.jdbc.JdbcLockBackend;
 import io.hostloom.jdbc.MariaDbTestServer;
 import io.hostloom.jdbc.PostgresTestServer;
 import io.hostloom.jdbc.SqlDialect;
+import io.hostloom.redis.RedisLockBackend;
+import io.hostloom.redis.RedisServerProcess;
 import io.hostloom.wopi.WopiLockProvider;
 import io.hostloom.zookeeper.ZooKeeperLockBackend;
 import io.hostloom.zookeeper.ZooKeeperTestServer;
+import io.lettuce.core.RedisClient;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -31,11 +34,11 @@ import org.HdrHistogram.Histogram;
 import org.apache.zookeeper.CountingClientCnxnSocket;
 
 /**
- * Per-operation latency and round trips of both HostLoom faces (kernel and WOPI) on Azure Blob
- * Storage (Azurite), PostgreSQL, etcd, ZooKeeper and MariaDB, each against the raw client making
- * the minimum calls a correct lock needs on that store; every server from its backend module's test
- * launcher. One thread, sequential; HostLoom and raw alternate sample by sample so both see the
- * same machine load.
+ * Per-operation latency and round trips of both HostLoom faces (kernel and WOPI) on Redis, Azure
+ * Blob Storage (Azurite), PostgreSQL, etcd, ZooKeeper and MariaDB, each against the raw client
+ * making the minimum calls a correct lock needs on that store; every server from its backend
+ * module's test launcher. One thread, sequential; HostLoom and raw alternate sample by sample so
+ * both see the same machine load.
  */
 public final class StorageFaces {
   private StorageFaces() {}
@@ -125,6 +128,7 @@ public final class StorageFaces {
   private static final Map<String, Bench> BACKENDS = new LinkedHashMap<>();
 
   static {
+    BACKENDS.put("redis-faces", StorageFaces::redis);
     BACKENDS.put("azure", StorageFaces::azure);
     BACKENDS.put("postgres", StorageFaces::postgres);
     BACKENDS.put("etcd", StorageFaces::etcd);
@@ -156,6 +160,44 @@ public final class StorageFaces {
       }
     }
     return out;
+  }
+
+  private static BackendResult redis(Plan plan) throws Exception {
+    try (RedisServerProcess server = RedisServerProcess.startNew()) {
+      String uri = "redis://127.0.0.1:" + server.port();
+      CommandCounter hostloomCounter = new CommandCounter();
+      RedisClient hostloomClient = RedisClient.create(uri);
+      hostloomClient.addListener(hostloomCounter);
+      // the backend's defaults (fencing tokens, release notifications) over a client it is given
+      RedisLockBackend kernel =
+          RedisLockBackend.builder()
+              .client(hostloomClient)
+              .uri(uri)
+              .commandTimeout(Duration.ofSeconds(5))
+              .build();
+      WopiLockProvider wopi = WopiLockProvider.create(kernel);
+      CommandCounter rawCounter = new CommandCounter();
+      RedisClient rawClient = RedisClient.create(uri);
+      rawClient.addListener(rawCounter);
+      try (Face hostloom =
+              new HostLoomFace(
+                  kernel,
+                  wopi,
+                  hostloomCounter::count,
+                  () -> {
+                    kernel.close();
+                    hostloomClient.shutdown();
+                  });
+          Face raw = new RawRedisFace(rawClient, rawCounter)) {
+        return new BackendResult(
+            "Redis",
+            "redis-server " + server.version() + " (loopback)",
+            "Lettuce synchronous API on one connection; SET NX PX to acquire and lock, one"
+                + " owner-compared script each to release, refresh, relock and unlock, GET for"
+                + " getLock (no fencing token, no holder record, no release signal)",
+            measure(plan, hostloom, raw, "redis"));
+      }
+    }
   }
 
   private static BackendResult azure(Plan plan) throws Exception {
