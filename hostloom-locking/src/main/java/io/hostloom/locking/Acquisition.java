@@ -59,8 +59,7 @@ final class Acquisition<R> implements Runnable {
     WOKEN
   }
 
-  private final LockRuntime rt;
-  private final AcquisitionTracker tracker;
+  final LockRuntime rt; // read by the handle this grants
   private final AcquireMode<R> mode;
   final String key;
   final String backendKey;
@@ -91,12 +90,11 @@ final class Acquisition<R> implements Runnable {
   private long plannedDelay = -1; // the delay drawn for the current attempt when subscribing
 
   // the outcome when everything completed inline on the caller's thread (result == null)
-  private R inlineValue;
-  private RuntimeException inlineError;
+  // (one field for both: R, the handle or an Optional of it, is never a RuntimeException)
+  private Object inline; // an R, or the RuntimeException to throw
 
   Acquisition(
       LockRuntime rt,
-      AcquisitionTracker tracker,
       AcquireMode<R> mode,
       String key,
       String backendKey,
@@ -104,7 +102,6 @@ final class Acquisition<R> implements Runnable {
       LockOptions options,
       Object parentContext) {
     this.rt = rt;
-    this.tracker = tracker;
     this.mode = mode;
     this.key = key;
     this.backendKey = backendKey;
@@ -238,7 +235,7 @@ final class Acquisition<R> implements Runnable {
         }
       }
       r.await(now + leaseNanos);
-      if (tracker.isClosed()) {
+      if (rt.tracker().isClosed()) {
         closedByLock();
       }
       return;
@@ -403,7 +400,7 @@ final class Acquisition<R> implements Runnable {
       finishNotAcquired(now);
       return Next.NONE;
     }
-    if (delay > 0 && tracker.isClosed()) {
+    if (delay > 0 && rt.tracker().isClosed()) {
       closedByLock();
       return Next.NONE;
     }
@@ -551,7 +548,7 @@ final class Acquisition<R> implements Runnable {
     if (result == null) {
       CompletableFuture<R> r = new CompletableFuture<>();
       result = r;
-      tracker.track(this);
+      rt.tracker().track(this);
       // a caller that cancels or completes the future itself abandons the acquisition
       var unused =
           r.whenComplete(
@@ -668,13 +665,21 @@ final class Acquisition<R> implements Runnable {
       releaseOrphan(); // the caller gave up between the reply and now
       return;
     }
-    LeaseHandle h = new LeaseHandle(rt, this, fencingToken, sentAt, now);
+    LeaseHandle h = new LeaseHandle(this, fencingToken, sentAt, now);
     rt.events().acquireFinished(context, key, AcquireResult.ACQUIRED, now - startNanos, n, null);
     h.start(now);
     if (!deliver(mode.granted(h), null)) {
       // the caller abandoned at the very same moment: release it like any handle
       var unused = h.closeAsync();
     }
+  }
+
+  /**
+   * When the granted attempt was sent: its handle's lease start. Written only while attempts are
+   * sent, before the grant, so it never changes once the handle exists.
+   */
+  synchronized long grantedRequestNanos() {
+    return requestNanos;
   }
 
   /** Every attempt sent so far (final once done). */
@@ -688,12 +693,11 @@ final class Acquisition<R> implements Runnable {
     synchronized (this) {
       r = result;
       if (r == null) {
-        inlineValue = value;
-        inlineError = error;
+        inline = error != null ? error : value;
         return true;
       }
     }
-    tracker.untrack(this);
+    rt.tracker().untrack(this);
     return error == null ? r.complete(value) : r.completeExceptionally(error);
   }
 
@@ -711,7 +715,7 @@ final class Acquisition<R> implements Runnable {
       s = takeSignalLocked();
     }
     endSignal(s);
-    tracker.untrack(this);
+    rt.tracker().untrack(this);
     rt.events()
         .acquireFinished(
             context, key, AcquireResult.ABANDONED, rt.clock().nanoTime() - startNanos, n, why);
@@ -722,7 +726,7 @@ final class Acquisition<R> implements Runnable {
 
   /** The lock was closed while this acquisition was in flight. */
   void closedByLock() {
-    IllegalStateException e = tracker.closedException();
+    IllegalStateException e = rt.tracker().closedException();
     abandon(e, true);
     CompletableFuture<R> r;
     synchronized (this) {
@@ -740,9 +744,14 @@ final class Acquisition<R> implements Runnable {
         return result;
       }
     }
-    return inlineError != null
-        ? CompletableFuture.failedFuture(inlineError)
-        : CompletableFuture.completedFuture(inlineValue);
+    return inline instanceof RuntimeException e
+        ? CompletableFuture.failedFuture(e)
+        : CompletableFuture.completedFuture(inlineValue());
+  }
+
+  @SuppressWarnings("unchecked") // deliver stores only an R or a RuntimeException
+  private R inlineValue() {
+    return (R) inline;
   }
 
   /** Waits for the outcome on the caller's thread; see {@link DistributedLock} on interrupts. */
@@ -752,10 +761,10 @@ final class Acquisition<R> implements Runnable {
       r = result;
     }
     if (r == null) {
-      if (inlineError != null) {
-        throw inlineError;
+      if (inline instanceof RuntimeException e) {
+        throw e;
       }
-      return inlineValue;
+      return inlineValue();
     }
     try {
       return r.get();

@@ -65,9 +65,10 @@ final class LeaseLock implements DistributedLock {
       LockEventListener listener,
       Logger log) {
     this.namespace = options.namespace();
-    this.rt =
-        LockRuntime.of(options, backend, clock, new LockEvents(listener, namespace, log), log);
     this.tracker = new AcquisitionTracker(namespace);
+    this.rt =
+        LockRuntime.of(
+            options, backend, clock, new LockEvents(listener, namespace, log), log, tracker);
     this.prefix = namespace + ":lock:";
     this.detectReentrancy = options.detectReentrancy();
     this.maxKeyLength = options.maxKeyLength();
@@ -134,8 +135,7 @@ final class LeaseLock implements DistributedLock {
       LockOptions options,
       Object parent,
       boolean callerWaits) {
-    Acquisition<R> a =
-        new Acquisition<>(rt, tracker, mode, key, backendKey, owners.next(), options, parent);
+    Acquisition<R> a = new Acquisition<>(rt, mode, key, backendKey, owners.next(), options, parent);
     if (callerWaits) {
       a.startWaiting();
     } else {
