@@ -1,8 +1,10 @@
 package io.hostloom.locking;
 
 import io.hostloom.locking.LockEventListener.AcquireResult;
+import io.hostloom.locking.LockEventListener.OrphanResult;
 import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.LockBackendException;
+import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.support.CallerWaits;
 import io.hostloom.locking.time.LockClock;
@@ -11,13 +13,14 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.function.BiConsumer;
 
 /**
- * One acquisition call: a loop of {@link Attempt}s on one owner token, driven inline on the
- * caller's thread while replies are synchronous, and by backend callbacks and clock timers
- * otherwise. The {@link #result} future is created only at the first hand-off to another thread;
- * completing it is the single point where "the caller got the handle" is decided, so a caller that
- * gives up at the same moment can never leak a grant.
+ * One acquisition call: a loop of attempts (backend acquire calls) on one owner token, driven
+ * inline on the caller's thread while replies are synchronous, and by backend callbacks and clock
+ * timers otherwise. The {@link #result} future is created only at the first hand-off to another
+ * thread; completing it is the single point where "the caller got the handle" is decided, so a
+ * caller that gives up at the same moment can never leak a grant.
  *
  * <p><b>Retry steps.</b> A refused attempt that the policy lets retry starts a <em>step</em>: one
  * delay timer ({@link #run}) for the policy's delay. When it fires, the next <em>scheduled</em>
@@ -36,6 +39,13 @@ import java.util.concurrent.ExecutionException;
  * fired stands in for that step's scheduled attempt (it advances the index), so no extra attempt is
  * sent behind it and the timeline is never longer than polling. {@link #attempts} counts every
  * attempt sent.
+ *
+ * <p><b>Attempts.</b> At most one attempt is out at a time (a new one is sent only once the
+ * previous reply was handled, and none once done), so the attempt's state lives here, keyed by its
+ * number: an attempt answered inline allocates nothing. One whose reply is awaited gets a {@link
+ * Reply} (its reply callback and lease-end timer) that carries its number and its own call, so a
+ * reply or a late timer of an earlier attempt is never taken for the attempt out. While a lease
+ * timer is armed its call is outstanding, so a late timer can only cancel a call already answered.
  */
 // Implements Runnable as the retry step's timer task, so a step does not allocate a lambda.
 final class Acquisition<R> implements Runnable {
@@ -49,8 +59,7 @@ final class Acquisition<R> implements Runnable {
     WOKEN
   }
 
-  private final LockRuntime rt;
-  private final AcquisitionTracker tracker;
+  final LockRuntime rt; // read by the handle this grants
   private final AcquireMode<R> mode;
   final String key;
   final String backendKey;
@@ -67,7 +76,11 @@ final class Acquisition<R> implements Runnable {
   private int attempts; // every attempt sent, woken ones included
   private int counted; // the policy's attempt index k: scheduled attempts and woken stand-ins
   private boolean done;
-  private Attempt current;
+  private int outId; // the number of the attempt out; 0: none. Kept when abandoned (done)
+  private boolean outWoken; // the attempt out was sent on a release signal during a step
+  private long requestNanos; // when the attempt out (or the granted one) was sent
+  private Reply wait; // the attempt out, when its reply is awaited asynchronously
+  private boolean orphanReleaseSent; // the one owner-checked release nobody waits for
   private LockClock.Timer delayTimer; // the running step's timer; null: no step runs
   private long stepEndNanos; // when the running step's timer is due
   private LockClock.Timer maxWaitTimer;
@@ -77,12 +90,11 @@ final class Acquisition<R> implements Runnable {
   private long plannedDelay = -1; // the delay drawn for the current attempt when subscribing
 
   // the outcome when everything completed inline on the caller's thread (result == null)
-  private R inlineValue;
-  private RuntimeException inlineError;
+  // (one field for both: R, the handle or an Optional of it, is never a RuntimeException)
+  private Object inline; // an R, or the RuntimeException to throw
 
   Acquisition(
       LockRuntime rt,
-      AcquisitionTracker tracker,
       AcquireMode<R> mode,
       String key,
       String backendKey,
@@ -90,7 +102,6 @@ final class Acquisition<R> implements Runnable {
       LockOptions options,
       Object parentContext) {
     this.rt = rt;
-    this.tracker = tracker;
     this.mode = mode;
     this.key = key;
     this.backendKey = backendKey;
@@ -132,7 +143,7 @@ final class Acquisition<R> implements Runnable {
         return;
       }
       delayTimer = null; // the step is over: a signal no longer sends a woken attempt
-      if (current != null) {
+      if (outId != 0) {
         return; // a woken attempt is out: its refusal stands in for this step's attempt
       }
     }
@@ -159,16 +170,16 @@ final class Acquisition<R> implements Runnable {
         finishNotAcquired(now);
         return;
       }
-      Attempt a = new Attempt(this, rt, now, woken);
       CompletableFuture<Boolean> endedWait;
       int k;
+      int id;
       long stepLeft;
       synchronized (this) {
         if (done) {
           return;
         }
         if (woken) {
-          if (delayTimer == null || current != null || (via != null && signal != via)) {
+          if (delayTimer == null || outId != 0 || (via != null && signal != via)) {
             return; // the step ended or another path already sent an attempt
           }
           stepLeft = stepEndNanos - now;
@@ -178,8 +189,11 @@ final class Acquisition<R> implements Runnable {
           ++counted;
         }
         k = counted;
-        attempts++;
-        current = a;
+        id = ++attempts;
+        outId = id;
+        outWoken = woken;
+        requestNanos = now;
+        wait = null;
         endedWait = signal;
         signal = null;
         signalled = false;
@@ -191,7 +205,7 @@ final class Acquisition<R> implements Runnable {
       if (rt.releaseSignal() != null) {
         subscribe(rt.releaseSignal(), woken, k, stepLeft, now);
       }
-      CompletableFuture<AcquireOutcome> f = a.send();
+      CompletableFuture<AcquireOutcome> f = call();
       if (f.isDone()) {
         AcquireOutcome o = null;
         Throwable error = null;
@@ -200,7 +214,7 @@ final class Acquisition<R> implements Runnable {
         } catch (CompletionException | CancellationException e) {
           error = e;
         }
-        Next next = onReply(a, o, error);
+        Next next = onReply(id, o, error);
         if (next == Next.NONE) {
           return;
         }
@@ -208,16 +222,20 @@ final class Acquisition<R> implements Runnable {
         via = null;
         continue;
       }
+      Reply r = new Reply(this, id, f);
       synchronized (this) {
         ensureResult();
+        if (outId == id && !done) {
+          wait = r;
+        }
         if (maxWaitNanos > 0 && maxWaitTimer == null) {
           maxWaitTimer =
               rt.clock()
                   .schedule(Duration.ofNanos(startNanos + maxWaitNanos - now), this::onMaxWait);
         }
       }
-      a.awaitReply(f);
-      if (tracker.isClosed()) {
+      r.await(now + leaseNanos);
+      if (rt.tracker().isClosed()) {
         closedByLock();
       }
       return;
@@ -279,7 +297,7 @@ final class Acquisition<R> implements Runnable {
       if (done || signal != s) {
         return;
       }
-      if (current != null || delayTimer == null) {
+      if (outId != 0 || delayTimer == null) {
         signalled = true; // an attempt is out: if it is refused, a woken attempt follows at once
         return;
       }
@@ -293,57 +311,64 @@ final class Acquisition<R> implements Runnable {
    *
    * @return what to send now
    */
-  Next onReply(Attempt a, AcquireOutcome o, Throwable rawError) {
+  Next onReply(int id, AcquireOutcome o, Throwable rawError) {
     long now = rt.clock().nanoTime();
     Throwable error = rawError == null ? null : LockRuntime.unwrap(rawError);
     boolean refused = error == null && !o.granted();
     boolean abandoned;
+    long sentAt;
     synchronized (this) {
-      // current stays a until the acquisition is done or the refusal is decided below: while it is
+      if (id != outId) {
+        // not the attempt out: cannot happen (one attempt at a time, one reply each); never let it
+        // stand for the current attempt, and never release: the grant it might report is ours
+        return Next.NONE;
+      }
+      // outId stays id until the acquisition is done or the refusal is decided below: while it is
       // set, neither the step's timer nor a signal sends another attempt for this owner (the
       // backend would answer it as a same-owner re-acquire: a second hold with the same token,
       // whose orphan release frees this grant)
-      abandoned = a.isAbandoned();
+      abandoned = done;
+      sentAt = requestNanos;
     }
     if (abandoned) {
-      a.afterAbandon(o, error);
+      afterAbandon(o, error);
       return Next.NONE;
     }
     if (error != null) {
       LockFailureKind kind = kindOf(error);
       finishFailed(now, kind, error);
       if (kind != LockFailureKind.UNAVAILABLE) {
-        a.releaseOrphan();
+        releaseOrphan();
       }
       return Next.NONE;
     }
     if (!refused) {
-      if (now - a.requestNanos() >= leaseNanos) {
+      if (now - sentAt >= leaseNanos) {
         finishFailed(
             now,
             LockFailureKind.TIMEOUT,
             LockBackendException.timeout(
                 "the grant arrived after its lease was spent (" + lease + ")", null));
-        a.releaseOrphan();
+        releaseOrphan();
         return Next.NONE;
       }
-      deliverHandle(a, o.fencingToken(), now);
+      deliverHandle(id, o.fencingToken(), sentAt, now);
       return Next.NONE;
     }
     long delay;
     Next next = Next.NONE;
     synchronized (this) {
-      if (current == a) {
-        current = null;
-      }
       if (done) {
         return Next.NONE;
       }
+      boolean wasWoken = outWoken;
+      outId = 0;
+      wait = null;
       if (delayTimer != null) {
         // a woken attempt lost while its step runs: free; the step keeps its remaining time
         return signalled ? Next.WOKEN : Next.NONE;
       }
-      if (a.woken()) {
+      if (wasWoken) {
         counted++; // its step ended while it was out: it stands in for the step's attempt
       }
       int k = counted;
@@ -364,7 +389,7 @@ final class Acquisition<R> implements Runnable {
         delayTimer = rt.clock().scheduleNanos(delay, this);
         if (signalled) {
           next = Next.WOKEN; // released while the attempt was in flight: try again now
-        } else if (k == 1 && !a.woken() && rt.releaseSignal() != null) {
+        } else if (k == 1 && !wasWoken && rt.releaseSignal() != null) {
           // the first attempt was sent unsubscribed: the woken attempt subscribes for the step,
           // then asks again, so a release between that refusal and the subscription is not missed
           next = Next.WOKEN;
@@ -375,11 +400,138 @@ final class Acquisition<R> implements Runnable {
       finishNotAcquired(now);
       return Next.NONE;
     }
-    if (delay > 0 && tracker.isClosed()) {
+    if (delay > 0 && rt.tracker().isClosed()) {
       closedByLock();
       return Next.NONE;
     }
     return next;
+  }
+
+  /**
+   * One backend acquire call for the attempt out; a throwing or null-returning backend fails it.
+   */
+  private CompletableFuture<AcquireOutcome> call() {
+    try {
+      CompletableFuture<AcquireOutcome> f = rt.backend().acquire(backendKey, owner, "", lease);
+      return f != null
+          ? f
+          : CompletableFuture.failedFuture(new NullPointerException("backend returned null"));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /**
+   * The attempt whose reply is awaited: the reply callback and the lease-end timer, which cancels
+   * its own call when request time + lease is reached (the call may still have been applied).
+   */
+  // Implements BiConsumer and Runnable so that waiting for a reply allocates no lambdas.
+  private static final class Reply implements BiConsumer<AcquireOutcome, Throwable>, Runnable {
+    final Acquisition<?> acq;
+    final int id;
+    final CompletableFuture<AcquireOutcome> call;
+    private volatile LockClock.Timer leaseTimer;
+
+    Reply(Acquisition<?> acq, int id, CompletableFuture<AcquireOutcome> call) {
+      this.acq = acq;
+      this.id = id;
+      this.call = call;
+    }
+
+    /** Arms the lease-end timer for {@code leaseEndNanos}, then listens for the reply. */
+    void await(long leaseEndNanos) {
+      LockClock clock = acq.rt.clock();
+      leaseTimer = clock.scheduleNanos(Math.max(0, leaseEndNanos - clock.nanoTime()), this);
+      var unused = call.whenComplete(this);
+    }
+
+    /** The lease-end timer: the lease is spent. Only this attempt's call, never a later one. */
+    @Override
+    public void run() {
+      call.cancel(false);
+    }
+
+    @Override
+    public void accept(AcquireOutcome outcome, Throwable error) {
+      LockClock.Timer t = leaseTimer;
+      if (t != null) {
+        t.cancel();
+      }
+      acq.proceed(acq.onReply(id, outcome, error));
+    }
+  }
+
+  /** A reply nobody waits for: release what may be held. */
+  private void afterAbandon(AcquireOutcome outcome, Throwable error) {
+    if (error == null) {
+      if (outcome.granted()) {
+        releaseOrphan();
+      }
+    } else if (!(error instanceof LockBackendException b)
+        || b.kind() != LockFailureKind.UNAVAILABLE) {
+      releaseOrphan();
+    }
+  }
+
+  /**
+   * One best-effort owner-checked release that nobody waits for, at most once per acquisition: only
+   * the last attempt can leave a grant behind (none is sent once done).
+   */
+  private void releaseOrphan() {
+    synchronized (this) {
+      if (orphanReleaseSent) {
+        return;
+      }
+      orphanReleaseSent = true;
+    }
+    CompletableFuture<ReleaseOutcome> f;
+    try {
+      f = rt.backend().release(backendKey, owner);
+    } catch (RuntimeException e) {
+      f = CompletableFuture.failedFuture(e);
+    }
+    if (f.isDone()) {
+      orphanReleased(f);
+      return;
+    }
+    CompletableFuture<ReleaseOutcome> rf = f;
+    long timeout = Math.min(leaseNanos, LockRuntime.ORPHAN_RELEASE_TIMEOUT_NANOS);
+    LockClock.Timer timer = rt.clock().schedule(Duration.ofNanos(timeout), () -> rf.cancel(false));
+    var unused =
+        f.whenComplete(
+            (r, e) -> {
+              timer.cancel();
+              orphanReleased(rf);
+            });
+  }
+
+  private void orphanReleased(CompletableFuture<ReleaseOutcome> f) {
+    OrphanResult orphan;
+    Throwable error = null;
+    try {
+      orphan = f.join().released() ? OrphanResult.RELEASED : OrphanResult.ABSENT;
+    } catch (RuntimeException e) {
+      orphan = OrphanResult.FAILED;
+      error = LockRuntime.unwrap(e);
+    }
+    if (rt.log().isDebugEnabled()) {
+      String outcome = orphan.name().toLowerCase(java.util.Locale.ROOT);
+      if (error == null) {
+        rt.log()
+            .debug(
+                "LockOrphanRelease [3108]: abandoned acquisition of lock '{}' released: {}",
+                key,
+                outcome);
+      } else {
+        rt.log()
+            .debug(
+                "LockOrphanRelease [3108]: abandoned acquisition of lock '{}' released: {}",
+                key,
+                outcome,
+                error);
+      }
+    }
+    rt.events().orphanReleased(key, orphan);
   }
 
   private static LockFailureKind kindOf(Throwable e) {
@@ -396,7 +548,7 @@ final class Acquisition<R> implements Runnable {
     if (result == null) {
       CompletableFuture<R> r = new CompletableFuture<>();
       result = r;
-      tracker.track(this);
+      rt.tracker().track(this);
       // a caller that cancels or completes the future itself abandons the acquisition
       var unused =
           r.whenComplete(
@@ -439,15 +591,15 @@ final class Acquisition<R> implements Runnable {
     }
   }
 
-  /** Marks the acquisition done; returns the outstanding attempt (now abandoned), if any. */
-  private Attempt markDoneLocked() {
+  /**
+   * Marks the acquisition done; the attempt out, if any, is then abandoned (its reply, when it
+   * comes, goes to {@link #afterAbandon}). Returns its Reply when its reply is awaited.
+   */
+  private Reply markDoneLocked() {
     done = true;
     cancelTimersLocked();
-    Attempt out = current;
-    if (out != null) {
-      out.markAbandoned();
-      current = null;
-    }
+    Reply out = wait;
+    wait = null;
     return out;
   }
 
@@ -491,7 +643,7 @@ final class Acquisition<R> implements Runnable {
     deliver(null, e);
   }
 
-  private void deliverHandle(Attempt a, long fencingToken, long now) {
+  private void deliverHandle(int id, long fencingToken, long sentAt, long now) {
     boolean late;
     int n;
     CompletableFuture<Boolean> s = null;
@@ -499,8 +651,9 @@ final class Acquisition<R> implements Runnable {
       late = done;
       if (!late) {
         done = true;
-        if (current == a) {
-          current = null;
+        if (outId == id) {
+          outId = 0; // granted, not abandoned
+          wait = null;
         }
         cancelTimersLocked();
         s = takeSignalLocked();
@@ -509,16 +662,24 @@ final class Acquisition<R> implements Runnable {
     }
     endSignal(s);
     if (late) {
-      a.releaseOrphan(); // the caller gave up between the reply and now
+      releaseOrphan(); // the caller gave up between the reply and now
       return;
     }
-    LeaseHandle h = new LeaseHandle(rt, this, fencingToken, a.requestNanos(), now);
+    LeaseHandle h = new LeaseHandle(this, fencingToken, sentAt, now);
     rt.events().acquireFinished(context, key, AcquireResult.ACQUIRED, now - startNanos, n, null);
     h.start(now);
     if (!deliver(mode.granted(h), null)) {
       // the caller abandoned at the very same moment: release it like any handle
       var unused = h.closeAsync();
     }
+  }
+
+  /**
+   * When the granted attempt was sent: its handle's lease start. Written only while attempts are
+   * sent, before the grant, so it never changes once the handle exists.
+   */
+  synchronized long grantedRequestNanos() {
+    return requestNanos;
   }
 
   /** Every attempt sent so far (final once done). */
@@ -532,18 +693,17 @@ final class Acquisition<R> implements Runnable {
     synchronized (this) {
       r = result;
       if (r == null) {
-        inlineValue = value;
-        inlineError = error;
+        inline = error != null ? error : value;
         return true;
       }
     }
-    tracker.untrack(this);
+    rt.tracker().untrack(this);
     return error == null ? r.complete(value) : r.completeExceptionally(error);
   }
 
   /** The caller stopped waiting (or the lock closed): nothing is delivered any more. */
   void abandon(Throwable why, boolean cancelBackendCall) {
-    Attempt out;
+    Reply out;
     int n;
     CompletableFuture<Boolean> s;
     synchronized (this) {
@@ -555,18 +715,18 @@ final class Acquisition<R> implements Runnable {
       s = takeSignalLocked();
     }
     endSignal(s);
-    tracker.untrack(this);
+    rt.tracker().untrack(this);
     rt.events()
         .acquireFinished(
             context, key, AcquireResult.ABANDONED, rt.clock().nanoTime() - startNanos, n, why);
     if (cancelBackendCall && out != null) {
-      out.cancelCall();
+      out.call.cancel(false);
     }
   }
 
   /** The lock was closed while this acquisition was in flight. */
   void closedByLock() {
-    IllegalStateException e = tracker.closedException();
+    IllegalStateException e = rt.tracker().closedException();
     abandon(e, true);
     CompletableFuture<R> r;
     synchronized (this) {
@@ -584,9 +744,14 @@ final class Acquisition<R> implements Runnable {
         return result;
       }
     }
-    return inlineError != null
-        ? CompletableFuture.failedFuture(inlineError)
-        : CompletableFuture.completedFuture(inlineValue);
+    return inline instanceof RuntimeException e
+        ? CompletableFuture.failedFuture(e)
+        : CompletableFuture.completedFuture(inlineValue());
+  }
+
+  @SuppressWarnings("unchecked") // deliver stores only an R or a RuntimeException
+  private R inlineValue() {
+    return (R) inline;
   }
 
   /** Waits for the outcome on the caller's thread; see {@link DistributedLock} on interrupts. */
@@ -596,10 +761,10 @@ final class Acquisition<R> implements Runnable {
       r = result;
     }
     if (r == null) {
-      if (inlineError != null) {
-        throw inlineError;
+      if (inline instanceof RuntimeException e) {
+        throw e;
       }
-      return inlineValue;
+      return inlineValue();
     }
     try {
       return r.get();

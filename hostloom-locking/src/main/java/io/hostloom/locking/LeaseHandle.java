@@ -27,13 +27,10 @@ final class LeaseHandle implements LockHandle, Runnable {
     CLOSED
   }
 
-  private final LockRuntime rt;
-  // the granting acquisition: the grant's fixed facts (backend key, owner, hold policy, start,
-  // attempts) are read from it instead of copied into every handle
+  // the granting acquisition: the grant's fixed facts (runtime, key, backend key, owner, hold
+  // policy, request time, start, attempts) are read from it instead of copied into every handle
   private final Acquisition<?> acq;
-  private final String key;
   private final long fencingToken;
-  private final long requestNanos;
 
   // guarded by this
   private State state = State.HELD;
@@ -52,13 +49,9 @@ final class LeaseHandle implements LockHandle, Runnable {
   // when closing stops keeping the lease: the grant's minimum hold, or what holdAtLeast set
   private long minimumHoldEndNanos;
 
-  LeaseHandle(
-      LockRuntime rt, Acquisition<?> acq, long fencingToken, long requestNanos, long nowNanos) {
-    this.rt = rt;
+  LeaseHandle(Acquisition<?> acq, long fencingToken, long requestNanos, long nowNanos) {
     this.acq = acq;
-    this.key = acq.key;
     this.fencingToken = fencingToken;
-    this.requestNanos = requestNanos;
     this.minimumHoldEndNanos = requestNanos + acq.hold.minimumHoldNanos();
     this.leaseNanos = acq.leaseNanos;
     this.leaseEndNanos = requestNanos + leaseNanos;
@@ -128,7 +121,7 @@ final class LeaseHandle implements LockHandle, Runnable {
       timer.cancel();
     }
     timerDueNanos = next;
-    timer = rt.clock().scheduleNanos(Math.max(0, next - now), this);
+    timer = acq.rt.clock().scheduleNanos(Math.max(0, next - now), this);
   }
 
   private void cancelTimerLocked() {
@@ -149,7 +142,7 @@ final class LeaseHandle implements LockHandle, Runnable {
       if (state == State.CLOSED) {
         return;
       }
-      long now = rt.clock().nanoTime();
+      long now = acq.rt.clock().nanoTime();
       if (state == State.HELD && now - leaseEndNanos >= 0) {
         expire = true;
       }
@@ -166,10 +159,11 @@ final class LeaseHandle implements LockHandle, Runnable {
       }
     }
     if (warn) {
-      rt.log()
+      acq.rt
+          .log()
           .warn(
               "LockHoldThreshold [3103]: lock '{}' has used 80% of its lease without being released",
-              key);
+              acq.key);
     }
     if (expire) {
       lose(LossReason.EXPIRED);
@@ -196,14 +190,16 @@ final class LeaseHandle implements LockHandle, Runnable {
       heartbeatAtNanos = -1;
       hook = x.lossHook;
       signal = x.lostSignal;
-      armLocked(rt.clock().nanoTime()); // keeps only the pending 80 % warning
+      armLocked(acq.rt.clock().nanoTime()); // keeps only the pending 80 % warning
     }
     reportLoss(reason, hook, signal);
   }
 
   private void reportLoss(LossReason reason, Runnable hook, CompletableFuture<LossReason> signal) {
-    rt.log().warn("LockLeaseLost [3102]: lease of lock '{}' lost ({})", key, reason.tagValue());
-    rt.events().leaseLost(key, reason);
+    acq.rt
+        .log()
+        .warn("LockLeaseLost [3102]: lease of lock '{}' lost ({})", acq.key, reason.tagValue());
+    acq.rt.events().leaseLost(acq.key, reason);
     if (signal != null) {
       signal.complete(reason);
     }
@@ -211,10 +207,11 @@ final class LeaseHandle implements LockHandle, Runnable {
       try {
         hook.run();
       } catch (RuntimeException e) {
-        rt.log()
+        acq.rt
+            .log()
             .warn(
                 "LockCancellationCallbackFailed [3107]: a loss callback of lock '{}' failed",
-                key,
+                acq.key,
                 e);
       }
     }
@@ -236,9 +233,9 @@ final class LeaseHandle implements LockHandle, Runnable {
   /** Refuses to start an action on a lease that ran out between the grant and now. */
   void checkStillHeld() {
     if (!isHeld()) {
-      long waited = rt.clock().nanoTime() - acq.startNanos;
+      long waited = acq.rt.clock().nanoTime() - acq.startNanos;
       throw LockBackendUnavailableException.of(
-          key,
+          acq.key,
           acq.attempts(),
           Duration.ofNanos(waited),
           LockFailureKind.TIMEOUT,
@@ -250,7 +247,7 @@ final class LeaseHandle implements LockHandle, Runnable {
 
   @Override
   public String key() {
-    return key;
+    return acq.key;
   }
 
   @Override
@@ -259,7 +256,7 @@ final class LeaseHandle implements LockHandle, Runnable {
       if (state != State.HELD) {
         return false;
       }
-      if (rt.clock().nanoTime() - leaseEndNanos < 0) {
+      if (acq.rt.clock().nanoTime() - leaseEndNanos < 0) {
         return true;
       }
     }
@@ -271,9 +268,9 @@ final class LeaseHandle implements LockHandle, Runnable {
   public Instant leaseEnd() {
     long left;
     synchronized (this) {
-      left = leaseEndNanos - rt.clock().nanoTime();
+      left = leaseEndNanos - acq.rt.clock().nanoTime();
     }
-    return rt.clock().instant().plusNanos(left);
+    return acq.rt.clock().instant().plusNanos(left);
   }
 
   @Override
@@ -303,13 +300,19 @@ final class LeaseHandle implements LockHandle, Runnable {
   /** Time from the acquisition request to the close; -1 while open. */
   long holdNanos() {
     synchronized (this) {
-      return closedAtNanos < 0 ? -1 : closedAtNanos - requestNanos;
+      return closedAtNanos < 0 ? -1 : closedAtNanos - acq.grantedRequestNanos();
     }
   }
 
   @Override
   public String toString() {
-    return "LockHandle[key=" + key + ", fencingToken=" + fencingToken + ", held=" + isHeld() + "]";
+    return "LockHandle[key="
+        + acq.key
+        + ", fencingToken="
+        + fencingToken
+        + ", held="
+        + isHeld()
+        + "]";
   }
 
   // ---------------------------------------------------------------- extension
@@ -331,7 +334,7 @@ final class LeaseHandle implements LockHandle, Runnable {
   @Override
   public void holdAtLeast(Duration minimumHold) {
     long nanos = LockRuntime.nanos(LockOptions.checkMinimumHold(minimumHold));
-    long now = rt.clock().nanoTime();
+    long now = acq.rt.clock().nanoTime();
     synchronized (this) {
       minimumHoldEndNanos = nanos > Long.MAX_VALUE - now ? Long.MAX_VALUE : now + nanos;
     }
@@ -345,7 +348,7 @@ final class LeaseHandle implements LockHandle, Runnable {
     } catch (InterruptedException e) {
       f.cancel(false); // a queued extension is then never sent
       Thread.currentThread().interrupt();
-      throw LockInterruptedException.extending(key);
+      throw LockInterruptedException.extending(acq.key);
     } catch (ExecutionException e) {
       return false;
     }
@@ -358,8 +361,8 @@ final class LeaseHandle implements LockHandle, Runnable {
       throw new IllegalArgumentException("lease must be positive but was " + lease);
     }
     long n = LockRuntime.nanos(lease);
-    if (n > rt.maxLeaseNanos()) {
-      return enqueue(rt.options().maxLease(), rt.maxLeaseNanos(), false);
+    if (n > acq.rt.maxLeaseNanos()) {
+      return enqueue(acq.rt.options().maxLease(), acq.rt.maxLeaseNanos(), false);
     }
     return enqueue(lease, n, false);
   }
@@ -396,7 +399,7 @@ final class LeaseHandle implements LockHandle, Runnable {
         if (op.result.isDone()) {
           continue; // cancelled while queued: never sent
         }
-        long now = rt.clock().nanoTime();
+        long now = acq.rt.clock().nanoTime();
         send = state == State.HELD && now - leaseEndNanos < 0;
         if (send) {
           extending = true;
@@ -410,7 +413,7 @@ final class LeaseHandle implements LockHandle, Runnable {
       }
       CompletableFuture<ExtendOutcome> f;
       try {
-        f = rt.backend().extend(acq.backendKey, acq.owner, op.lease);
+        f = acq.rt.backend().extend(acq.backendKey, acq.owner, op.lease);
       } catch (RuntimeException e) {
         f = CompletableFuture.failedFuture(e);
       }
@@ -430,7 +433,7 @@ final class LeaseHandle implements LockHandle, Runnable {
   }
 
   private void onExtended(ExtendOp op, CompletableFuture<ExtendOutcome> f) {
-    long now = rt.clock().nanoTime();
+    long now = acq.rt.clock().nanoTime();
     Boolean ok = null;
     Throwable error = null;
     try {
@@ -447,10 +450,11 @@ final class LeaseHandle implements LockHandle, Runnable {
     LossReason loss = null;
     if (error != null || ok == null) {
       result = ExtendResult.FAILED;
-      rt.log()
+      acq.rt
+          .log()
           .warn(
               "LockExtendFailed [3105]: extension of lock '{}' failed; the lease end stays {}",
-              key,
+              acq.key,
               leaseEnd(),
               error);
     } else if (!ok) {
@@ -480,17 +484,18 @@ final class LeaseHandle implements LockHandle, Runnable {
       try { // before the loss it causes, so a listener reports the renewal before the loss
         acq.hold.listener().extended(this, result, Duration.ofNanos(now - op.requestNanos));
       } catch (RuntimeException e) {
-        rt.log()
+        acq.rt
+            .log()
             .warn(
                 "LockCancellationCallbackFailed [3107]: an extension listener of lock '{}' failed",
-                key,
+                acq.key,
                 e);
       }
     }
     if (loss != null) {
       lose(loss);
     }
-    rt.events().extended(key, result, op.automatic);
+    acq.rt.events().extended(acq.key, result, op.automatic);
     op.result.complete(extended);
   }
 
@@ -502,13 +507,13 @@ final class LeaseHandle implements LockHandle, Runnable {
       if (state != State.HELD) {
         return;
       }
-      long now = rt.clock().nanoTime();
-      long held = now - requestNanos;
+      long now = acq.rt.clock().nanoTime();
+      long held = now - acq.grantedRequestNanos();
       lease = leaseNanos;
       if (held >= acq.hold.maxHoldNanos()) {
         stop = true;
       } else if (acq.hold.strictMaxHold() && acq.hold.maxHoldNanos() != Long.MAX_VALUE) {
-        long holdEnd = requestNanos + acq.hold.maxHoldNanos();
+        long holdEnd = acq.grantedRequestNanos() + acq.hold.maxHoldNanos();
         if (holdEnd - leaseEndNanos <= 0) {
           stop = true; // the lease already reaches max hold
         } else {
@@ -520,10 +525,11 @@ final class LeaseHandle implements LockHandle, Runnable {
       }
     }
     if (stop) {
-      rt.log()
+      acq.rt
+          .log()
           .info(
               "LockAutoExtendStopped [3106]: automatic extension of lock '{}' stopped at max hold {}",
-              key,
+              acq.key,
               Duration.ofNanos(acq.hold.maxHoldNanos()));
       return;
     }
@@ -543,7 +549,7 @@ final class LeaseHandle implements LockHandle, Runnable {
       if (state != State.HELD || heartbeatStopped) {
         return; // lost (refused, too late, expired) or closed: no retry
       }
-      long now = rt.clock().nanoTime();
+      long now = acq.rt.clock().nanoTime();
       long left = leaseEndNanos - now;
       if (left <= 0) {
         return;
@@ -594,7 +600,7 @@ final class LeaseHandle implements LockHandle, Runnable {
       if (state == State.CLOSED) {
         return null;
       }
-      now = rt.clock().nanoTime();
+      now = acq.rt.clock().nanoTime();
       wasHeld = state == State.HELD;
       state = State.CLOSED;
       wasActive = active;
@@ -612,14 +618,14 @@ final class LeaseHandle implements LockHandle, Runnable {
         op.result.complete(false);
       }
     }
-    long held = now - requestNanos;
+    long held = now - acq.grantedRequestNanos();
     long keep;
     synchronized (this) {
       keep = wasHeld ? minimumHoldEndNanos - now : 0;
     }
     CompletableFuture<ReleaseOutcome> f;
     try {
-      f = keep > 0 ? keepUntilMinimumHold(Math.min(keep, rt.maxLeaseNanos())) : releaseNow();
+      f = keep > 0 ? keepUntilMinimumHold(Math.min(keep, acq.rt.maxLeaseNanos())) : releaseNow();
     } catch (RuntimeException e) {
       f = CompletableFuture.failedFuture(e);
     }
@@ -642,7 +648,7 @@ final class LeaseHandle implements LockHandle, Runnable {
   }
 
   private CompletableFuture<ReleaseOutcome> releaseNow() {
-    return rt.backend().release(acq.backendKey, acq.owner);
+    return acq.rt.backend().release(acq.backendKey, acq.owner);
   }
 
   /**
@@ -650,7 +656,8 @@ final class LeaseHandle implements LockHandle, Runnable {
    * and left to expire; a refusal means the lease was already gone, as for a refused release.
    */
   private CompletableFuture<ReleaseOutcome> keepUntilMinimumHold(long remainderNanos) {
-    return rt.backend()
+    return acq.rt
+        .backend()
         .extend(acq.backendKey, acq.owner, Duration.ofNanos(remainderNanos))
         .thenApply(
             o -> {
@@ -672,11 +679,12 @@ final class LeaseHandle implements LockHandle, Runnable {
       error = LockRuntime.unwrap(e);
     }
     if (error != null || ok == null) {
-      rt.log()
+      acq.rt
+          .log()
           .warn(
               "LockReleaseFailed [3104]: release of lock '{}' failed; the backend keeps the lease"
                   + " until it expires (about {})",
-              key,
+              acq.key,
               leaseEnd(),
               error);
     } else if (!ok && wasHeld) {
@@ -691,6 +699,6 @@ final class LeaseHandle implements LockHandle, Runnable {
       reportLoss(LossReason.RELEASE_REFUSED, hook, signal);
       wasActive = false; // the loss ended the active lease
     }
-    rt.events().released(key, heldNanos, wasActive);
+    acq.rt.events().released(acq.key, heldNanos, wasActive);
   }
 }

@@ -45,11 +45,16 @@ import org.slf4j.Logger;
  * IllegalStateException}; handles already granted keep working.
  */
 final class LeaseLock implements DistributedLock {
+  private static final int BACKEND_KEY_SLOTS = 64; // a power of two
   private final LockRuntime rt;
   private final AcquisitionTracker tracker;
   private final OwnerTokens owners = new OwnerTokens();
   private final String namespace;
   private final String prefix;
+  // recently used backend keys, one per slot by the key's hash: a repeated key costs no
+  // concatenation. Racy on purpose: a slot holds an immutable String (safely published by its
+  // final fields), so a reader sees some whole key and checks it matches before using it.
+  private final String[] backendKeys = new String[BACKEND_KEY_SLOTS];
   private final boolean detectReentrancy;
   private final int maxKeyLength;
 
@@ -60,9 +65,10 @@ final class LeaseLock implements DistributedLock {
       LockEventListener listener,
       Logger log) {
     this.namespace = options.namespace();
-    this.rt =
-        LockRuntime.of(options, backend, clock, new LockEvents(listener, namespace, log), log);
     this.tracker = new AcquisitionTracker(namespace);
+    this.rt =
+        LockRuntime.of(
+            options, backend, clock, new LockEvents(listener, namespace, log), log, tracker);
     this.prefix = namespace + ":lock:";
     this.detectReentrancy = options.detectReentrancy();
     this.maxKeyLength = options.maxKeyLength();
@@ -96,11 +102,25 @@ final class LeaseLock implements DistributedLock {
     Objects.requireNonNull(options, "options");
     LockKey.validate(key, maxKeyLength);
     tracker.checkOpen();
-    String backendKey = prefix + key;
+    String backendKey = backendKey(key);
     if (detectReentrancy) {
       Reentrancy.check(key, backendKey);
     }
     return backendKey;
+  }
+
+  /** {@code prefix + key}, from the cache when this key was used recently. */
+  private String backendKey(String key) {
+    int h = key.hashCode();
+    int slot = (h ^ (h >>> 16)) & (BACKEND_KEY_SLOTS - 1);
+    String cached = backendKeys[slot];
+    int p = prefix.length();
+    if (cached != null && cached.length() == p + key.length() && cached.startsWith(key, p)) {
+      return cached; // every cached key starts with this lock's prefix
+    }
+    String k = prefix + key;
+    backendKeys[slot] = k;
+    return k;
   }
 
   private <R> Acquisition<R> start(
@@ -115,8 +135,7 @@ final class LeaseLock implements DistributedLock {
       LockOptions options,
       Object parent,
       boolean callerWaits) {
-    Acquisition<R> a =
-        new Acquisition<>(rt, tracker, mode, key, backendKey, owners.next(), options, parent);
+    Acquisition<R> a = new Acquisition<>(rt, mode, key, backendKey, owners.next(), options, parent);
     if (callerWaits) {
       a.startWaiting();
     } else {
@@ -221,7 +240,7 @@ final class LeaseLock implements DistributedLock {
     LockKey.validate(key, maxKeyLength);
     tracker.checkOpen();
     Object ctx = rt.events().executeStarted(key, true);
-    String backendKey = prefix + key;
+    String backendKey = backendKey(key);
     if (detectReentrancy) {
       Reentrancy.check(key, backendKey);
     }

@@ -22,12 +22,18 @@ record LockRuntime(
     long defaultLeaseNanos,
     long maxLeaseNanos,
     long maxHoldNanos,
-    HoldPolicy defaultHold) { // for options that set none of the hold settings: one per lock
+    HoldPolicy defaultHold, // for options that set none of the hold settings: one per lock
+    AcquisitionTracker tracker) { // whether the lock is closed, and its acquisitions in flight
 
   static final long ORPHAN_RELEASE_TIMEOUT_NANOS = Duration.ofSeconds(5).toNanos();
 
   static LockRuntime of(
-      LockingOptions options, LockBackend backend, LockClock clock, LockEvents events, Logger log) {
+      LockingOptions options,
+      LockBackend backend,
+      LockClock clock,
+      LockEvents events,
+      Logger log,
+      AcquisitionTracker tracker) {
     return new LockRuntime(
         options,
         backend,
@@ -38,7 +44,8 @@ record LockRuntime(
         nanos(options.defaultLease()),
         nanos(options.maxLease()),
         nanos(options.maxHold()),
-        HoldPolicy.resolve(LockOptions.DEFAULTS, options, nanos(options.maxHold())));
+        HoldPolicy.resolve(LockOptions.DEFAULTS, options, nanos(options.maxHold())),
+        tracker);
   }
 
   /** How a grant under {@code o} is kept; the shared default when {@code o} sets no hold option. */

@@ -38,10 +38,8 @@ final class Reentrancy {
   }
 
   static void restore(Frame previous) {
-    if (previous == null) {
-      HELD.remove();
-    } else {
-      HELD.set(previous);
-    }
+    // set, not remove, for the outermost frame: check's get would make the thread's map entry
+    // again (32 B) on the next call; the entry left holds null, so it keeps no key alive
+    HELD.set(previous);
   }
 }
