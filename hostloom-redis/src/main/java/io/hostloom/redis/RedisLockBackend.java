@@ -23,7 +23,12 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.output.NestedMultiOutput;
+import io.lettuce.core.output.ValueOutput;
+import io.lettuce.core.protocol.CommandKeyword;
+import io.lettuce.core.protocol.CommandType;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -110,6 +115,9 @@ public final class RedisLockBackend
       announceMode; // "a": every release publishes, "w": while a waiter flag is set
   private final Supplier<CompletableFuture<?>> shutdown;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final boolean plainSetAcquire; // no tokens, default layout: a grant is one SET NX PX
+
+  private static final AcquireOutcome UNFENCED_GRANT = AcquireOutcome.granted(1);
 
   private RedisLockBackend(Builder b, RedisConnections w) {
     this.scripts = new ScriptClient(w.commands(), b.commandTimeout);
@@ -126,6 +134,7 @@ public final class RedisLockBackend
     this.publishReleases = b.releaseNotifications;
     this.announceMode = b.announceEveryRelease ? "a" : "w";
     this.shutdown = w.shutdown();
+    this.plainSetAcquire = !fencingTokens && !layout.compatible();
   }
 
   /** A builder; give it exactly one of a URI, a client or a connection. */
@@ -144,6 +153,13 @@ public final class RedisLockBackend
     ARGUMENTS.acquire(key, owner, data, lease);
     long leaseMs = leaseMillis(lease);
     String lk = layout.leaseKey(key);
+    return plainSetAcquire
+        ? setIfAbsent(key, lk, owner, data, leaseMs)
+        : scriptAcquire(key, lk, owner, data, leaseMs);
+  }
+
+  private CompletableFuture<AcquireOutcome> scriptAcquire(
+      String key, String lk, String owner, String data, long leaseMs) {
     return eval(
         "acquire",
         LeaseScripts.ACQUIRE,
@@ -154,6 +170,61 @@ public final class RedisLockBackend
             granted(r)
                 ? AcquireOutcome.granted(token(r.get(1)))
                 : AcquireOutcome.held(record(r, 1)));
+  }
+
+  /**
+   * Without fencing tokens on the default layout, a grant of a free key needs no script: {@code SET
+   * lease value NX PX} writes the value the acquire script would (token 1). Anything else (the key
+   * exists: held, the caller's own lease to refresh, a lease whose expiry is this very millisecond)
+   * is the acquire script's to decide, in a second round trip: the refusal's holder record and
+   * remaining lease then come from one atomic read, as the SPI asks. A {@code SET} that Lettuce
+   * re-sent after its first run granted meets the caller's own lease and is refreshed there.
+   */
+  private CompletableFuture<AcquireOutcome> setIfAbsent(
+      String key, String lk, String owner, String data, long leaseMs) {
+    ScriptClient.WrittenArgs args = new ScriptClient.WrittenArgs();
+    args.addKey(lk).add(unfencedValue(owner, data)).add(CommandKeyword.NX).add("PX").add(leaseMs);
+    CompletableFuture<AcquireOutcome> result = new CompletableFuture<>();
+    var unused =
+        scripts
+            .command(
+                "acquire",
+                CommandType.SET,
+                new ValueOutput<>(CODEC),
+                args,
+                (reply, replayed) -> reply != null) // "OK", or nil: not set
+            .whenComplete(
+                (set, failure) -> {
+                  if (failure != null) {
+                    result.completeExceptionally(failure);
+                  } else if (set) {
+                    result.complete(UNFENCED_GRANT);
+                  } else {
+                    var unused2 =
+                        scriptAcquire(key, lk, owner, data, leaseMs)
+                            .whenComplete(
+                                (o, f) -> {
+                                  if (f != null) {
+                                    result.completeExceptionally(f);
+                                  } else {
+                                    result.complete(o);
+                                  }
+                                });
+                  }
+                });
+    return result;
+  }
+
+  // the acquire script's value (LeaseScripts: token|owner bytes|owner data) with token 1, each
+  // part encoded alone as the script joins them (a lone surrogate at the seam stays lone)
+  static byte[] unfencedValue(String owner, String data) {
+    byte[] o = Wtf8Codec.encode(owner);
+    byte[] d = Wtf8Codec.encode(data);
+    byte[] head = ("1|" + o.length + "|").getBytes(StandardCharsets.US_ASCII);
+    byte[] v = Arrays.copyOf(head, head.length + o.length + d.length);
+    System.arraycopy(o, 0, v, head.length, o.length);
+    System.arraycopy(d, 0, v, head.length + o.length, d.length);
+    return v;
   }
 
   @Override
