@@ -50,6 +50,10 @@ import java.util.function.Supplier;
  * atomically, compare owners on the server and let the server's clock decide expiry ({@code
  * PEXPIRE}, {@code PTTL}). Lease durations are rounded <em>up</em> to whole milliseconds (minimum 1
  * ms). See {@link RedisKeyLayout} for the keys and the module README for when fencing tokens hold.
+ * With {@link Builder#fencingTokens} off on the default layout, an acquire is first a plain {@code
+ * SET NX PX} (a grant of a free key needs nothing more) and only when the key exists the acquire
+ * script (a second round trip: refusals, own refreshes); with {@link Builder#releaseNotifications}
+ * off too, release is a smaller script with no release channel.
  *
  * <p><b>Bounded calls and failures.</b> Every command is bounded by the command timeout (default
  * {@value #DEFAULT_COMMAND_TIMEOUT_SECONDS} s; the fallback {@code EVAL} runs inside the same
@@ -64,9 +68,10 @@ import java.util.function.Supplier;
  * while disconnected instead of queueing them, and shuts the client down on {@link #close()}. A
  * client or connection supplied by the user is used as configured and never closed by this backend.
  * Lettuce's auto-reconnect can re-send a command that was in flight when the connection broke (it
- * does with its default options): release and replace are safe to re-send, each call carrying an id
- * the script remembers for a few command timeouts, so a re-sent call that had already taken effect
- * answers as its first run did (released, replaced).
+ * does with its default options): acquire is idempotent (a re-sent grant meets the caller's own
+ * lease), and a re-sent release or replace (the client counts how often it wrote the command) that
+ * answers "absent" or "someone else's" is reported {@code TIMEOUT}, as its first run may have taken
+ * effect.
  *
  * <p><b>Release signal.</b> Release and replace publish on the key's release channel inside their
  * script. As a {@link ReleaseSignal}, the backend listens to all release channels of its prefix
@@ -116,6 +121,7 @@ public final class RedisLockBackend
   private final Supplier<CompletableFuture<?>> shutdown;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final boolean plainSetAcquire; // no tokens, default layout: a grant is one SET NX PX
+  private final boolean unannouncedRelease; // and no notifications: the lean release script
 
   private static final AcquireOutcome UNFENCED_GRANT = AcquireOutcome.granted(1);
 
@@ -135,6 +141,7 @@ public final class RedisLockBackend
     this.announceMode = b.announceEveryRelease ? "a" : "w";
     this.shutdown = w.shutdown();
     this.plainSetAcquire = !fencingTokens && !layout.compatible();
+    this.unannouncedRelease = plainSetAcquire && !publishReleases;
   }
 
   /** A builder; give it exactly one of a URI, a client or a connection. */
@@ -251,19 +258,31 @@ public final class RedisLockBackend
   public CompletableFuture<ReleaseOutcome> release(String key, String owner) {
     ARGUMENTS.release(key, owner);
     String lk = layout.leaseKey(key);
+    if (unannouncedRelease) {
+      return eval(
+          "release",
+          LeaseScripts.RELEASE_UNANNOUNCED,
+          () -> new NestedMultiOutput<>(CODEC),
+          List.of(lk),
+          List.of(owner),
+          RedisLockBackend::released);
+    }
     return eval(
         "release",
         LeaseScripts.RELEASE,
         () -> new NestedMultiOutput<>(CODEC),
         List.of(lk, layout.waitersKeyOf(lk)),
         List.of(owner, channel(key), announceMode),
-        (r, replayed) ->
-            switch (status(r)) {
-              case 1 -> ReleaseOutcome.succeeded();
-              case 2 -> replayed ? inDoubt("release") : ReleaseOutcome.mismatch(record(r, 1));
-              case 0 -> replayed ? inDoubt("release") : ReleaseOutcome.absent();
-              default -> throw unexpectedReply("release", r);
-            });
+        RedisLockBackend::released);
+  }
+
+  private static ReleaseOutcome released(List<Object> r, boolean replayed) {
+    return switch (status(r)) {
+      case 1 -> ReleaseOutcome.succeeded();
+      case 2 -> replayed ? inDoubt("release") : ReleaseOutcome.mismatch(record(r, 1));
+      case 0 -> replayed ? inDoubt("release") : ReleaseOutcome.absent();
+      default -> throw unexpectedReply("release", r);
+    };
   }
 
   @Override
@@ -371,8 +390,8 @@ public final class RedisLockBackend
   }
 
   /**
-   * Connects now instead of on the first operation: opens the command connection, loads the five
-   * lease scripts and the permit view's four ({@code SCRIPT LOAD}, so no first call meets {@code
+   * Connects now instead of on the first operation: opens the command connection, loads the lease
+   * scripts and the permit view's four ({@code SCRIPT LOAD}, so no first call meets {@code
    * NOSCRIPT}) and, with release notifications on and a client to open it with, starts the release
    * subscription. Without it, the first operation pays for connecting (TCP, {@code HELLO}, TLS and
    * {@code AUTH} where configured) and each script's first use on a server that never saw it costs
