@@ -380,8 +380,10 @@ public final class RedisLockBackend
    * on it (a WOPI LOCK, a lock with wake-on-release off, a {@code tryAcquire} without a wait).
    */
   String waitHorizon(String key) {
-    Optional<Duration> left =
-        releases == null ? Optional.empty() : releases.pendingFor(layout.releaseChannel(key));
+    if (releases == null || releases.noWaits()) {
+      return "0";
+    }
+    Optional<Duration> left = releases.pendingFor(layout.releaseChannel(key));
     if (left.isEmpty()) {
       return "0";
     }
