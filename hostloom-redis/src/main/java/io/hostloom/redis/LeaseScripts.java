@@ -7,8 +7,8 @@ import java.util.HexFormat;
 import java.util.List;
 
 /**
- * The five Lua scripts, one per backend operation; each runs atomically and is the operation's only
- * round trip.
+ * The Lua scripts, one per backend operation (and a lean release); each runs atomically and is the
+ * operation's only round trip.
  *
  * <p><b>Lease value.</b> One string, {@code <token>|<owner byte length>|<owner><data>}, written
  * with {@code SET ... PX}: a grant is one write, a release or refusal one read, and the holder's
@@ -187,6 +187,31 @@ final class LeaseScripts {
               """);
 
   /**
+   * {@link #RELEASE} without a release channel, for the lean settings (no tokens, no
+   * notifications): KEYS: lease. ARGV: owner. Same replies. The caller's own unfenced lease ({@code
+   * 1|n|owner...}) is recognised by its prefix, so the common case runs no parsing: GET, PTTL (a
+   * lease expiring in this millisecond is expired, and a refusal carries the holder's remaining
+   * lease), DEL. No {@code TIME} before the write, so no prelude.
+   */
+  static final Script RELEASE_UNANNOUNCED =
+      Script.of(
+          "release-unannounced",
+          PARSE
+              + """
+              local v = redis.call('GET', KEYS[1])
+              if not v then return {0} end
+              local ttl = redis.call('PTTL', KEYS[1])
+              if ttl == 0 then return {0} end
+              local mine = '1|' .. #ARGV[1] .. '|' .. ARGV[1]
+              if string.sub(v, 1, #mine) ~= mine then
+                local token, owner, data = parse(v)
+                if owner ~= ARGV[1] then return {2, token, owner, data, ttl} end
+              end
+              redis.call('DEL', KEYS[1])
+              return {1}
+              """);
+
+  /**
    * KEYS: lease, fence, waiter flag. ARGV: expected owner, new owner, new data, lease ms, fence ttl
    * ms ({@code 0}: no tokens), release channel, announce mode (see {@link #RELEASE}). Reply: {@code
    * {1, token}} replaced, {@code {2, token, owner, data, pttl}} another owner's live lease, {@code
@@ -227,7 +252,7 @@ final class LeaseScripts {
               return {token, owner, data, ttl}
               """);
 
-  /** Every script, for a warm-up's {@code SCRIPT LOAD} (the lock's five, then the permits'). */
+  /** Every script, for a warm-up's {@code SCRIPT LOAD} (the lock's, then the permits'). */
   static final List<Script> ALL =
       List.of(
           ACQUIRE,
@@ -235,6 +260,7 @@ final class LeaseScripts {
           RELEASE,
           REPLACE,
           READ,
+          RELEASE_UNANNOUNCED,
           PermitScripts.ACQUIRE,
           PermitScripts.EXTEND,
           PermitScripts.RELEASE,

@@ -23,7 +23,12 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.output.NestedMultiOutput;
+import io.lettuce.core.output.ValueOutput;
+import io.lettuce.core.protocol.CommandKeyword;
+import io.lettuce.core.protocol.CommandType;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -45,6 +50,10 @@ import java.util.function.Supplier;
  * atomically, compare owners on the server and let the server's clock decide expiry ({@code
  * PEXPIRE}, {@code PTTL}). Lease durations are rounded <em>up</em> to whole milliseconds (minimum 1
  * ms). See {@link RedisKeyLayout} for the keys and the module README for when fencing tokens hold.
+ * With {@link Builder#fencingTokens} off on the default layout, an acquire is first a plain {@code
+ * SET NX PX} (a grant of a free key needs nothing more) and only when the key exists the acquire
+ * script (a second round trip: refusals, own refreshes); with {@link Builder#releaseNotifications}
+ * off too, release is a smaller script with no release channel.
  *
  * <p><b>Bounded calls and failures.</b> Every command is bounded by the command timeout (default
  * {@value #DEFAULT_COMMAND_TIMEOUT_SECONDS} s; the fallback {@code EVAL} runs inside the same
@@ -59,9 +68,10 @@ import java.util.function.Supplier;
  * while disconnected instead of queueing them, and shuts the client down on {@link #close()}. A
  * client or connection supplied by the user is used as configured and never closed by this backend.
  * Lettuce's auto-reconnect can re-send a command that was in flight when the connection broke (it
- * does with its default options): release and replace are safe to re-send, each call carrying an id
- * the script remembers for a few command timeouts, so a re-sent call that had already taken effect
- * answers as its first run did (released, replaced).
+ * does with its default options): acquire is idempotent (a re-sent grant meets the caller's own
+ * lease), and a re-sent release or replace (the client counts how often it wrote the command) that
+ * answers "absent" or "someone else's" is reported {@code TIMEOUT}, as its first run may have taken
+ * effect.
  *
  * <p><b>Release signal.</b> Release and replace publish on the key's release channel inside their
  * script. As a {@link ReleaseSignal}, the backend listens to all release channels of its prefix
@@ -110,6 +120,10 @@ public final class RedisLockBackend
       announceMode; // "a": every release publishes, "w": while a waiter flag is set
   private final Supplier<CompletableFuture<?>> shutdown;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final boolean plainSetAcquire; // no tokens, default layout: a grant is one SET NX PX
+  private final boolean unannouncedRelease; // and no notifications: the lean release script
+
+  private static final AcquireOutcome UNFENCED_GRANT = AcquireOutcome.granted(1);
 
   private RedisLockBackend(Builder b, RedisConnections w) {
     this.scripts = new ScriptClient(w.commands(), b.commandTimeout);
@@ -126,6 +140,8 @@ public final class RedisLockBackend
     this.publishReleases = b.releaseNotifications;
     this.announceMode = b.announceEveryRelease ? "a" : "w";
     this.shutdown = w.shutdown();
+    this.plainSetAcquire = !fencingTokens && !layout.compatible();
+    this.unannouncedRelease = plainSetAcquire && !publishReleases;
   }
 
   /** A builder; give it exactly one of a URI, a client or a connection. */
@@ -144,6 +160,13 @@ public final class RedisLockBackend
     ARGUMENTS.acquire(key, owner, data, lease);
     long leaseMs = leaseMillis(lease);
     String lk = layout.leaseKey(key);
+    return plainSetAcquire
+        ? setIfAbsent(key, lk, owner, data, leaseMs)
+        : scriptAcquire(key, lk, owner, data, leaseMs);
+  }
+
+  private CompletableFuture<AcquireOutcome> scriptAcquire(
+      String key, String lk, String owner, String data, long leaseMs) {
     return eval(
         "acquire",
         LeaseScripts.ACQUIRE,
@@ -154,6 +177,61 @@ public final class RedisLockBackend
             granted(r)
                 ? AcquireOutcome.granted(token(r.get(1)))
                 : AcquireOutcome.held(record(r, 1)));
+  }
+
+  /**
+   * Without fencing tokens on the default layout, a grant of a free key needs no script: {@code SET
+   * lease value NX PX} writes the value the acquire script would (token 1). Anything else (the key
+   * exists: held, the caller's own lease to refresh, a lease whose expiry is this very millisecond)
+   * is the acquire script's to decide, in a second round trip: the refusal's holder record and
+   * remaining lease then come from one atomic read, as the SPI asks. A {@code SET} that Lettuce
+   * re-sent after its first run granted meets the caller's own lease and is refreshed there.
+   */
+  private CompletableFuture<AcquireOutcome> setIfAbsent(
+      String key, String lk, String owner, String data, long leaseMs) {
+    ScriptClient.WrittenArgs args = new ScriptClient.WrittenArgs();
+    args.addKey(lk).add(unfencedValue(owner, data)).add(CommandKeyword.NX).add("PX").add(leaseMs);
+    CompletableFuture<AcquireOutcome> result = new CompletableFuture<>();
+    var unused =
+        scripts
+            .command(
+                "acquire",
+                CommandType.SET,
+                new ValueOutput<>(CODEC),
+                args,
+                (reply, replayed) -> reply != null) // "OK", or nil: not set
+            .whenComplete(
+                (set, failure) -> {
+                  if (failure != null) {
+                    result.completeExceptionally(failure);
+                  } else if (set) {
+                    result.complete(UNFENCED_GRANT);
+                  } else {
+                    var unused2 =
+                        scriptAcquire(key, lk, owner, data, leaseMs)
+                            .whenComplete(
+                                (o, f) -> {
+                                  if (f != null) {
+                                    result.completeExceptionally(f);
+                                  } else {
+                                    result.complete(o);
+                                  }
+                                });
+                  }
+                });
+    return result;
+  }
+
+  // the acquire script's value (LeaseScripts: token|owner bytes|owner data) with token 1, each
+  // part encoded alone as the script joins them (a lone surrogate at the seam stays lone)
+  static byte[] unfencedValue(String owner, String data) {
+    byte[] o = Wtf8Codec.encode(owner);
+    byte[] d = Wtf8Codec.encode(data);
+    byte[] head = ("1|" + o.length + "|").getBytes(StandardCharsets.US_ASCII);
+    byte[] v = Arrays.copyOf(head, head.length + o.length + d.length);
+    System.arraycopy(o, 0, v, head.length, o.length);
+    System.arraycopy(d, 0, v, head.length + o.length, d.length);
+    return v;
   }
 
   @Override
@@ -180,19 +258,31 @@ public final class RedisLockBackend
   public CompletableFuture<ReleaseOutcome> release(String key, String owner) {
     ARGUMENTS.release(key, owner);
     String lk = layout.leaseKey(key);
+    if (unannouncedRelease) {
+      return eval(
+          "release",
+          LeaseScripts.RELEASE_UNANNOUNCED,
+          () -> new NestedMultiOutput<>(CODEC),
+          List.of(lk),
+          List.of(owner),
+          RedisLockBackend::released);
+    }
     return eval(
         "release",
         LeaseScripts.RELEASE,
         () -> new NestedMultiOutput<>(CODEC),
         List.of(lk, layout.waitersKeyOf(lk)),
         List.of(owner, channel(key), announceMode),
-        (r, replayed) ->
-            switch (status(r)) {
-              case 1 -> ReleaseOutcome.succeeded();
-              case 2 -> replayed ? inDoubt("release") : ReleaseOutcome.mismatch(record(r, 1));
-              case 0 -> replayed ? inDoubt("release") : ReleaseOutcome.absent();
-              default -> throw unexpectedReply("release", r);
-            });
+        RedisLockBackend::released);
+  }
+
+  private static ReleaseOutcome released(List<Object> r, boolean replayed) {
+    return switch (status(r)) {
+      case 1 -> ReleaseOutcome.succeeded();
+      case 2 -> replayed ? inDoubt("release") : ReleaseOutcome.mismatch(record(r, 1));
+      case 0 -> replayed ? inDoubt("release") : ReleaseOutcome.absent();
+      default -> throw unexpectedReply("release", r);
+    };
   }
 
   @Override
@@ -290,8 +380,10 @@ public final class RedisLockBackend
    * on it (a WOPI LOCK, a lock with wake-on-release off, a {@code tryAcquire} without a wait).
    */
   String waitHorizon(String key) {
-    Optional<Duration> left =
-        releases == null ? Optional.empty() : releases.pendingFor(layout.releaseChannel(key));
+    if (releases == null || releases.noWaits()) {
+      return "0";
+    }
+    Optional<Duration> left = releases.pendingFor(layout.releaseChannel(key));
     if (left.isEmpty()) {
       return "0";
     }
@@ -300,8 +392,8 @@ public final class RedisLockBackend
   }
 
   /**
-   * Connects now instead of on the first operation: opens the command connection, loads the five
-   * lease scripts and the permit view's four ({@code SCRIPT LOAD}, so no first call meets {@code
+   * Connects now instead of on the first operation: opens the command connection, loads the lease
+   * scripts and the permit view's four ({@code SCRIPT LOAD}, so no first call meets {@code
    * NOSCRIPT}) and, with release notifications on and a client to open it with, starts the release
    * subscription. Without it, the first operation pays for connecting (TCP, {@code HELLO}, TLS and
    * {@code AUTH} where configured) and each script's first use on a server that never saw it costs

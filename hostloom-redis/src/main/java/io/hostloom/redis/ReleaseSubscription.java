@@ -104,6 +104,11 @@ final class ReleaseSubscription extends RedisPubSubAdapter<String, String> {
   }
 
   /** How long the pending waits on {@code channel} may still last; empty when none is pending. */
+  /** Whether no wait is pending here at all (then no key's horizon needs its channel name). */
+  boolean noWaits() {
+    return waits.isEmpty();
+  }
+
   Optional<Duration> pendingFor(String channel) {
     return waits.pendingFor(channel);
   }

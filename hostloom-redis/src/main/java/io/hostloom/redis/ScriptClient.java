@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -62,9 +63,33 @@ final class ScriptClient {
       List<String> keys,
       List<String> argv,
       Parser<T, R> parse) {
+    return onLink(operation, l -> send(l, operation, script, output, keys, argv, parse));
+  }
+
+  /**
+   * Sends one plain command ({@code type} with {@code args}, never re-sent as anything else), with
+   * the same bound, failure mapping and replay flag as {@link #run}.
+   */
+  <T, R> CompletableFuture<R> command(
+      String operation,
+      CommandType type,
+      CommandOutput<String, String, T> output,
+      WrittenArgs args,
+      Parser<T, R> parse) {
+    return onLink(
+        operation,
+        l -> {
+          Call<T, R> call = new Call<>(l, commandTimeout, operation, parse);
+          call.send(type, output, args, null);
+          return call;
+        });
+  }
+
+  private <R> CompletableFuture<R> onLink(
+      String operation, Function<Link, CompletableFuture<R>> send) {
     Link open = link.now();
     if (open != null) { // the common case: no future chain for the connection
-      return send(open, operation, script, output, keys, argv, parse);
+      return send.apply(open);
     }
     CompletableFuture<R> result = new CompletableFuture<>();
     var unused =
@@ -76,7 +101,7 @@ final class ScriptClient {
                     return;
                   }
                   var unused2 =
-                      send(l, operation, script, output, keys, argv, parse)
+                      send.apply(l)
                           .whenComplete(
                               (r, f) -> {
                                 if (f != null) {

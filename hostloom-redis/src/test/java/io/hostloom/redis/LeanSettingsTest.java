@@ -45,6 +45,50 @@ class LeanSettingsTest {
   }
 
   @Test
+  void leanAndDefaultBackendsReadAndReleaseEachOthersLeases() {
+    try (RedisLockBackend lean =
+            RedisLockBackend.builder()
+                .uri(redis.uri())
+                .fencingTokens(false)
+                .releaseNotifications(false)
+                .build();
+        RedisLockBackend full = RedisLockBackend.builder().uri(redis.uri()).build()) {
+      // the plain SET writes the script's value format: lone surrogates at the owner/data seam
+      // stay lone (encoded apart, as the script joins them), and the default backend reads it
+      String owner = "o\uD800";
+      String data = "\uDC00d|1|x";
+      String key = key();
+      assertThat(await(lean.acquire(key, owner, data, LONG)).fencingToken()).isEqualTo(1);
+      var r = await(full.read(key)).orElseThrow();
+      assertThat(r.owner()).isEqualTo(owner);
+      assertThat(r.data()).isEqualTo(data);
+      assertThat(r.fencingToken()).isEqualTo(1);
+      AcquireOutcome refused = await(full.acquire(key, owner + "x", "", LONG));
+      assertThat(refused.holder().orElseThrow().owner()).isEqualTo(owner);
+      assertThat(await(full.acquire(key, owner, "other", LONG)).fencingToken())
+          .as("the owner's refresh keeps token and data")
+          .isEqualTo(1);
+      assertThat(await(full.read(key)).orElseThrow().data()).isEqualTo(data);
+      assertThat(await(lean.release(key, owner + "x")).released()).isFalse();
+      assertThat(await(lean.release(key, owner)).released()).isTrue();
+
+      // a fenced lease (token above 1) released by the lean script: parsed, not prefix-matched
+      String fenced = key();
+      long token = await(full.acquire(fenced, "1", "", LONG)).fencingToken();
+      assertThat(token).isGreaterThan(1);
+      var mismatch = await(lean.release(fenced, "2"));
+      assertThat(mismatch.released()).isFalse();
+      assertThat(await(lean.acquire(fenced, "2", "", LONG)).holder().orElseThrow().fencingToken())
+          .isEqualTo(token);
+      assertThat(await(lean.acquire(fenced, "1", "", LONG)).fencingToken())
+          .as("a lean refresh of a fenced lease keeps its token")
+          .isEqualTo(token);
+      assertThat(await(lean.release(fenced, "1")).released()).isTrue();
+      assertThat(redis.command("EXISTS", "hl:{" + fenced + "}")).isEqualTo("0");
+    }
+  }
+
+  @Test
   void warmUpConnectsLoadsTheScriptsAndStartsTheSubscription() {
     redis.command("SCRIPT", "FLUSH");
     try (RedisLockBackend b = RedisLockBackend.builder().uri(redis.uri()).build()) {

@@ -148,6 +148,48 @@ class ReplayedCommandTest {
   }
 
   @Test
+  void leanSettingsAReplayedSetThatHadGrantedIsTheCallersOwnGrantAndAReplayedReleaseIsInDoubt() {
+    RedisLockBackend lean =
+        RedisLockBackend.builder()
+            .client(client)
+            .uri("redis://" + proxy.host() + ":" + proxy.port())
+            .commandTimeout(WAIT)
+            .fencingTokens(false)
+            .releaseNotifications(false)
+            .build();
+    try {
+      TestTiming.get(lean.warmUp(), WAIT); // every script loaded: no NOSCRIPT held in the proxy
+      String key = key("lean-acquire");
+      // the plain SET NX PX grants, its reply is lost, the re-sent SET meets the caller's lease:
+      // the acquire script refreshes it, and the call answers granted (not "held by itself")
+      proxy.holdReplies();
+      CompletableFuture<io.hostloom.locking.spi.AcquireOutcome> f =
+          lean.acquire(key, "owner", "d", LONG);
+      TestTiming.await(
+          "applied on the server",
+          () -> redis.command("EXISTS", "hl:{" + key + "}").equals("1"),
+          WAIT);
+      proxy.closeConnections();
+      proxy.releaseReplies();
+      var granted = TestTiming.get(f, WAIT);
+      assertThat(granted.granted()).as("the replayed grant").isTrue();
+      assertThat(granted.fencingToken()).isEqualTo(1);
+      assertThat(proxy.acceptedConnections()).as("reconnected").isGreaterThan(1);
+      assertThat(TestTiming.get(lean.read(key), WAIT).orElseThrow().data()).isEqualTo("d");
+
+      Throwable failure =
+          cutAfterApplied(
+              () -> lean.release(key, "owner"),
+              () -> redis.command("EXISTS", "hl:{" + key + "}").equals("0"));
+      assertThat(kindOf(failure))
+          .as("the lean release took effect; its replay is in doubt, not a loss")
+          .isEqualTo(LockFailureKind.TIMEOUT);
+    } finally {
+      lean.close();
+    }
+  }
+
+  @Test
   void aCallNotInFlightAtTheCutIsJudgedAsUsual() {
     String key = key("fresh");
     assertThat(TestTiming.get(backend.acquire(key, "owner", "", LONG), WAIT).granted()).isTrue();

@@ -199,6 +199,58 @@ class RoundTripCountTest extends RoundTripBudgetSuite {
     }
   }
 
+  @Test
+  void anUncontendedLeanKernelAcquireAndReleaseIsOneSetAndOneSmallScript() {
+    RedisClient client = RedisClient.create();
+    List<String> leanSent = new CopyOnWriteArrayList<>();
+    client.addListener(
+        new CommandListener() {
+          @Override
+          public void commandStarted(CommandStartedEvent event) {
+            leanSent.add(event.getCommand().getType().toString());
+          }
+        });
+    try (RedisLockBackend lean =
+            RedisLockBackend.builder()
+                .client(client)
+                .uri(redis.uri())
+                .fencingTokens(false)
+                .releaseNotifications(false)
+                .build();
+        DistributedLock lock =
+            DistributedLock.create(
+                LockingOptions.builder().namespace("rt-lean").wakeOnRelease(false).build(), lean)) {
+      await(lean.warmUp());
+      lock.acquire("warm-up").close();
+
+      // the grant is the plain SET NX PX (no script); the release GET (owner), PTTL (expiry in
+      // this millisecond, the refusal's remaining lease), DEL: no token, no waiter flag
+      Map<String, Long> expected =
+          new TreeMap<>(Map.of("set", 1L, "evalsha", 1L, "get", 1L, "pttl", 1L, "del", 1L));
+      for (int i = 0; i < 3; i++) {
+        leanSent.clear();
+        Map<String, Long> before = commandStats();
+        try (LockHandle h = lock.acquire("warm-up")) {
+          assertThat(h.isHeld()).isTrue();
+        }
+        assertThat(leanSent).as("commands sent").containsExactly("SET", "EVALSHA");
+        assertThat(delta(before, commandStats()))
+            .as("commands run on the server: one SET, one script and what it calls")
+            .isEqualTo(expected);
+      }
+
+      // a refusal is the SET and then the acquire script (the holder's record in one atomic read)
+      String key = "rt:lean:" + UUID.randomUUID();
+      assertThat(await(lean.acquire(key, "a", "", LONG)).granted()).isTrue();
+      leanSent.clear();
+      assertThat(await(lean.acquire(key, "b", "", LONG)).holder().orElseThrow().owner())
+          .isEqualTo("a");
+      assertThat(leanSent).as("a refusal").containsExactly("SET", "EVALSHA");
+    } finally {
+      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+  }
+
   /** What ran between two {@link #commandStats()} snapshots, {@code INFO} calls left out. */
   private static Map<String, Long> delta(Map<String, Long> before, Map<String, Long> after) {
     Map<String, Long> d = new TreeMap<>();

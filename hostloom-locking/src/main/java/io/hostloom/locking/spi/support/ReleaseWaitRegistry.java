@@ -248,6 +248,9 @@ public final class ReleaseWaitRegistry {
    * someone waits on a key, and for how long (Redis's waiter flag).
    */
   public Optional<Duration> pendingFor(String key) {
+    if (!byKey.containsKey(key)) {
+      return Optional.empty(); // nobody waits (the common acquire): no lambda, no lock
+    }
     long[] latest = {Long.MIN_VALUE};
     boolean[] any = {false};
     byKey.computeIfPresent(
@@ -264,6 +267,11 @@ public final class ReleaseWaitRegistry {
     return any[0]
         ? Optional.of(Duration.ofNanos(Math.max(0, latest[0] - timers.nanoTime())))
         : Optional.empty();
+  }
+
+  /** Whether no wait is pending on any key (a snapshot, like {@link #pendingFor}). */
+  public boolean isEmpty() {
+    return byKey.isEmpty();
   }
 
   /** The waits not yet ended, for "nothing left behind" checks. */
