@@ -64,6 +64,11 @@ final class EtcdFailures {
         kind, "etcd " + operation + " failed (" + kind + "): " + describe(t), t);
   }
 
+  /** Whether etcd answered that the lease asked for does not exist (revoked or expired). */
+  static boolean leaseNotFound(Throwable failure) {
+    return codeOf(unwrap(failure)) == Status.Code.NOT_FOUND;
+  }
+
   static LockFailureKind kindOf(Throwable failure, boolean sent) {
     Throwable t = unwrap(failure);
     if (t instanceof TimeoutException) {

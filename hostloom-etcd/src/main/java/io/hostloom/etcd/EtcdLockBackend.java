@@ -15,7 +15,6 @@ import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.Lease;
 import io.etcd.jetcd.kv.GetResponse;
 import io.etcd.jetcd.kv.TxnResponse;
-import io.etcd.jetcd.lease.LeaseKeepAliveResponse;
 import io.etcd.jetcd.op.Cmp;
 import io.etcd.jetcd.op.CmpTarget;
 import io.etcd.jetcd.op.Op;
@@ -40,10 +39,12 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -135,7 +136,7 @@ public final class EtcdLockBackend
     ReleaseWatch watch =
         b.releaseSignal ? new ReleaseWatch(client.getWatchClient(), layout, t) : null;
     this.releases = watch;
-    this.granted = new GrantedLeases(System::nanoTime);
+    this.granted = new GrantedLeases(b.nanoTime);
     this.runner =
         new TxnRunner(
             leases,
@@ -273,8 +274,18 @@ public final class EtcdLockBackend
     return runner.runSent(
         "extend",
         () -> {
-          CompletableFuture<LeaseKeepAliveResponse> renewed =
-              TxnRunner.call(() -> leases.keepAliveOnce(mine.leaseId()));
+          CompletableFuture<Long> renewed =
+              TxnRunner.call(() -> leases.keepAliveOnce(mine.leaseId()))
+                  .handle(
+                      (k, e) -> {
+                        if (e == null) {
+                          return k.getTTL();
+                        }
+                        if (EtcdFailures.leaseNotFound(e)) {
+                          return 0L; // the lease is gone (revoked, or expired and revoked)
+                        }
+                        throw new CompletionException(EtcdFailures.unwrap(e));
+                      });
           CompletableFuture<TxnResponse> checked =
               TxnRunner.call(
                   () ->
@@ -287,8 +298,8 @@ public final class EtcdLockBackend
         k -> k.checked().getHeader().getRevision(),
         k -> {
           TxnResponse r = k.checked();
-          if (r.isSucceeded() && k.renewed().getTTL() > 0) {
-            granted.extended(key, mine, GrantedLeases.endOf(sent, k.renewed().getTTL()));
+          if (r.isSucceeded() && k.renewedTtl() > 0) {
+            granted.extended(key, mine, GrantedLeases.endOf(sent, k.renewedTtl()));
             return CompletableFuture.completedFuture(ExtendOutcome.succeeded());
           }
           granted.forget(key, mine);
@@ -304,8 +315,8 @@ public final class EtcdLockBackend
         });
   }
 
-  /** The answers of an extension by keep-alive. */
-  private record KeptAlive(TxnResponse checked, LeaseKeepAliveResponse renewed) {}
+  /** The answers of an extension by keep-alive: the check, the lease's new TTL (0: gone). */
+  private record KeptAlive(TxnResponse checked, long renewedTtl) {}
 
   @Override
   public CompletableFuture<ReleaseOutcome> release(String key, String owner) {
@@ -595,8 +606,15 @@ public final class EtcdLockBackend
     private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
     private Duration healthTimeout = DEFAULT_HEALTH_TIMEOUT;
     private boolean releaseSignal = true;
+    private LongSupplier nanoTime = System::nanoTime;
 
     private Builder() {}
+
+    /** The local monotonic clock that times this instance's own leases (tests only). */
+    Builder nanoTime(LongSupplier nanoTime) {
+      this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+      return this;
+    }
 
     /**
      * etcd client endpoints, e.g. {@code http://10.0.0.1:2379}; the backend makes and owns a jetcd
