@@ -67,13 +67,17 @@ import java.util.function.Supplier;
  * <p><b>Round trips</b> (sequential requests to etcd): acquire 2 (lease grant, transaction), 3 when
  * held (plus the holder's TTL); extend 2, 3 when refused by another owner; release 1, 2 when
  * refused by another owner; replace 2, 3 when refused by another owner; read 2 (transaction, TTL),
- * 1 when free. Revoking a superseded or unused lease is one more request, sent in the background.
+ * 1 when free. Of a lock this instance holds, while its lower bound of the lease's end is ahead
+ * (see {@link GrantedLeases}): read 1 (the transaction), extend to the same length 1 of wall time
+ * (a keep-alive and a checking transaction, sent together). Revoking a superseded or unused lease
+ * is one more request, sent in the background.
  *
  * <p><b>Bounded calls and failures.</b> Every operation is bounded by the command timeout (default
  * 5 s). {@code UNAVAILABLE} when the operation's transaction was never sent (etcd unreachable,
  * lease grant failed, or the timeout passed before it was sent, which then never sends it); {@code
- * TIMEOUT} when the transaction was sent and no answer came; {@code OTHER} for errors etcd
- * answered. Futures complete on jetcd's executor. See {@link TxnRunner}.
+ * TIMEOUT} when the transaction was sent and no answer came (also for any failure of an extension
+ * by keep-alive, whose requests are sent at once); {@code OTHER} for errors etcd answered. Futures
+ * complete on jetcd's executor. See {@link TxnRunner}.
  *
  * <p><b>Release signal.</b> One watch per backend over all data keys of the prefix: releases and
  * replaces wake the waits of their key; expiries announce nothing (waiters poll). See {@link
@@ -400,11 +404,10 @@ public final class EtcdLockBackend
           List<KeyValue> owner = r.getGetResponses().get(0).getKvs();
           GrantedLeases.Entry mine = owner.isEmpty() ? null : granted.confirms(key, owner.get(0));
           if (mine != null) { // this instance's write, on a lease surely live: no TTL to ask for
-            long left = mine.endNanos() - granted.now();
+            long left = TimeUnit.NANOSECONDS.toSeconds(mine.endNanos() - granted.now());
             return CompletableFuture.completedFuture(
                 Optional.of(
-                    RecordCodec.record(
-                        owner.get(0), single(r.getGetResponses().get(1)), Duration.ofNanos(left))));
+                    RecordCodec.record(owner.get(0), single(r.getGetResponses().get(1)), left)));
           }
           return record(
               r,

@@ -13,12 +13,13 @@ import java.util.function.LongSupplier;
  * <p>An entry names the exact write: the owner key's {@code mod_revision} (etcd's revision of the
  * transaction that put it; any later put or delete changes it) and its lease. The lower-bound end
  * is the time the request that (re)started the lease was <em>sent</em> (the grant, or a keep-alive
- * that answered), plus the lease's TTL as etcd answered it, less a drift allowance of 1 % for the
- * rate of the leader's clock against this one (local monotonic clock, {@link System#nanoTime()}):
- * etcd starts the TTL when the leader applies the request, after it was sent, and a lease, once
- * started, ends no earlier (a new leader renews every lease to its full TTL; an expired lease
- * cannot be renewed, etcd waits for its revocation). Revocation deletes the lease's keys at once,
- * so a key seen on a lease before that bound was live when it was seen.
+ * that answered), plus the lease's TTL as etcd answered it, less a drift allowance of 0.1 % for the
+ * rate of the leader's clock against this one (local monotonic clock, {@link System#nanoTime()};
+ * NTP bounds a disciplined clock's rate error at 500 ppm): etcd starts the TTL when the leader
+ * applies the request, after it was sent, and a lease, once started, ends no earlier (a new leader
+ * renews every lease to its full TTL; an expired lease cannot be renewed, etcd waits for its
+ * revocation). Revocation deletes the lease's keys at once, so a key seen on a lease before that
+ * bound was live when it was seen.
  *
  * <p>Bounded: at most {@link #MAX_ENTRIES}; when full, entries past their bound are dropped, and
  * when still full a new entry is not kept (that key then takes the path with one request more). A
@@ -65,7 +66,7 @@ final class GrantedLeases {
    */
   static long endOf(long sentNanos, long ttlSeconds) {
     long ttl = Math.multiplyExact(ttlSeconds, 1_000_000_000L);
-    return sentNanos + ttl - ttl / 100;
+    return sentNanos + ttl - ttl / 1000;
   }
 
   /** Remembers the write of {@code key}'s owner key (replacing what was remembered for the key). */

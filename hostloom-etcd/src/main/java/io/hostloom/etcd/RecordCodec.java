@@ -84,20 +84,11 @@ final class RecordCodec {
    * answers whole seconds, truncated: under a second left is still a live lease, so 1 ms).
    */
   static LeaseRecord record(KeyValue owner, KeyValue data, long ttlSeconds) {
-    return record(owner, data, Duration.ofSeconds(Math.max(ttlSeconds, 0)));
-  }
-
-  /**
-   * The record of an owner key and its data key, with {@code remaining} of its lease left,
-   * truncated to milliseconds and at least 1 ms (a live lease).
-   */
-  static LeaseRecord record(KeyValue owner, KeyValue data, Duration remaining) {
     byte[] v = data.getValue().getBytes();
-    Duration left = Duration.ofMillis(remaining.toMillis());
     return new LeaseRecord(
         LosslessUtf8.decode(owner.getValue().getBytes()),
         LosslessUtf8.decode(Arrays.copyOfRange(v, 1, v.length)),
-        left.isZero() || left.isNegative() ? Duration.ofMillis(1) : left,
+        ttlSeconds > 0 ? Duration.ofSeconds(ttlSeconds) : Duration.ofMillis(1),
         data.getModRevision());
   }
 
