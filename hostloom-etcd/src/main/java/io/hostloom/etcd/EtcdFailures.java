@@ -36,6 +36,39 @@ final class EtcdFailures {
         kind, "etcd " + operation + " failed (" + kind + "): " + describe(t), t);
   }
 
+  /**
+   * The failure of a request that changes nothing (a read): {@code TIMEOUT} when no answer came in
+   * time, {@code OTHER} for an error etcd answered about the request (invalid argument, permission,
+   * authentication, too large), {@code UNAVAILABLE} otherwise (etcd not reached).
+   */
+  static LockBackendException unchanged(String operation, Throwable failure) {
+    Throwable t = unwrap(failure);
+    if (t instanceof LockBackendException e) {
+      return e;
+    }
+    LockFailureKind kind =
+        t instanceof TimeoutException
+            ? LockFailureKind.TIMEOUT
+            : switch (codeOf(t)) {
+              case DEADLINE_EXCEEDED -> LockFailureKind.TIMEOUT;
+              case INVALID_ARGUMENT,
+                  PERMISSION_DENIED,
+                  UNAUTHENTICATED,
+                  FAILED_PRECONDITION,
+                  RESOURCE_EXHAUSTED,
+                  OUT_OF_RANGE ->
+                  LockFailureKind.OTHER;
+              default -> LockFailureKind.UNAVAILABLE;
+            };
+    return new LockBackendException(
+        kind, "etcd " + operation + " failed (" + kind + "): " + describe(t), t);
+  }
+
+  /** Whether etcd answered that the lease asked for does not exist (revoked or expired). */
+  static boolean leaseNotFound(Throwable failure) {
+    return codeOf(unwrap(failure)) == Status.Code.NOT_FOUND;
+  }
+
   static LockFailureKind kindOf(Throwable failure, boolean sent) {
     Throwable t = unwrap(failure);
     if (t instanceof TimeoutException) {

@@ -16,6 +16,7 @@ import io.etcd.jetcd.Lease;
 import io.etcd.jetcd.kv.GetResponse;
 import io.etcd.jetcd.kv.TxnResponse;
 import io.etcd.jetcd.op.Cmp;
+import io.etcd.jetcd.op.CmpTarget;
 import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.DeleteOption;
 import io.etcd.jetcd.options.GetOption;
@@ -24,6 +25,7 @@ import io.etcd.jetcd.options.PutOption;
 import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.BackendHealth;
 import io.hostloom.locking.spi.BackendHealthProbe;
+import io.hostloom.locking.spi.BackendWarmUp;
 import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
@@ -37,10 +39,12 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -63,20 +67,24 @@ import java.util.function.Supplier;
  * <p><b>Round trips</b> (sequential requests to etcd): acquire 2 (lease grant, transaction), 3 when
  * held (plus the holder's TTL); extend 2, 3 when refused by another owner; release 1, 2 when
  * refused by another owner; replace 2, 3 when refused by another owner; read 2 (transaction, TTL),
- * 1 when free. Revoking a superseded or unused lease is one more request, sent in the background.
+ * 1 when free. Of a lock this instance holds, while its lower bound of the lease's end is ahead
+ * (see {@link GrantedLeases}): read 1 (the transaction), extend to the same length 1 of wall time
+ * (a keep-alive and a checking transaction, sent together). Revoking a superseded or unused lease
+ * is one more request, sent in the background.
  *
  * <p><b>Bounded calls and failures.</b> Every operation is bounded by the command timeout (default
  * 5 s). {@code UNAVAILABLE} when the operation's transaction was never sent (etcd unreachable,
  * lease grant failed, or the timeout passed before it was sent, which then never sends it); {@code
- * TIMEOUT} when the transaction was sent and no answer came; {@code OTHER} for errors etcd
- * answered. Futures complete on jetcd's executor. See {@link TxnRunner}.
+ * TIMEOUT} when the transaction was sent and no answer came (also for any failure of an extension
+ * by keep-alive, whose requests are sent at once); {@code OTHER} for errors etcd answered. Futures
+ * complete on jetcd's executor. See {@link TxnRunner}.
  *
  * <p><b>Release signal.</b> One watch per backend over all data keys of the prefix: releases and
  * replaces wake the waits of their key; expiries announce nothing (waiters poll). See {@link
  * ReleaseWatch}.
  */
 public final class EtcdLockBackend
-    implements LockBackend, ReleaseSignal, BackendHealthProbe, AutoCloseable {
+    implements LockBackend, ReleaseSignal, BackendHealthProbe, BackendWarmUp, AutoCloseable {
   /** Default bound on every operation: 5 s. */
   public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(5);
 
@@ -100,6 +108,7 @@ public final class EtcdLockBackend
   private final ScheduledExecutorService timer;
   private final ReleaseWatch releases; // null when off
   private final TxnRunner runner;
+  private final GrantedLeases granted;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private EtcdLockBackend(Builder b) {
@@ -131,9 +140,15 @@ public final class EtcdLockBackend
     ReleaseWatch watch =
         b.releaseSignal ? new ReleaseWatch(client.getWatchClient(), layout, t) : null;
     this.releases = watch;
+    this.granted = new GrantedLeases(b.nanoTime);
     this.runner =
         new TxnRunner(
-            leases, commandTimeout, t, closed::get, watch == null ? r -> {} : watch::observed);
+            leases,
+            commandTimeout,
+            t,
+            closed::get,
+            watch == null ? r -> {} : watch::observed,
+            granted::now);
   }
 
   /** A builder; give it endpoints or a client. */
@@ -167,28 +182,48 @@ public final class EtcdLockBackend
                         new Op[] {putOwner(o, ov, leaseId), Op.get(d, GetOption.DEFAULT)},
                         new Op[] {Op.get(o, GetOption.DEFAULT), Op.get(d, GetOption.DEFAULT)}))
                 .commit(),
-        (leaseId, r) -> {
+        (grant, r) -> {
           if (r.isSucceeded()) {
+            wrote(key, ov, ttl, grant, r);
             return CompletableFuture.completedFuture(
                 AcquireOutcome.granted(r.getHeader().getRevision()));
           }
           TxnResponse again = r.getTxnResponses().get(0);
           if (again.isSucceeded()) { // the owner's own live lease: new expiry, same token and data
-            revokeSuperseded(again.getPutResponses().get(0).getPrevKv().getLease(), leaseId);
+            wrote(key, ov, ttl, grant, r);
+            revokeSuperseded(again.getPutResponses().get(0).getPrevKv().getLease(), grant.id());
             return CompletableFuture.completedFuture(
                 AcquireOutcome.granted(single(again.getGetResponses().get(0)).getModRevision()));
           }
-          revokeUnused(leaseId, again);
+          granted.forget(key);
+          revokeUnused(grant.id(), again);
           return holder(again).thenApply(h -> AcquireOutcome.held(h.orElseThrow(this::noHolder)));
         });
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Of a lock this instance granted, with the same TTL, while its lease is surely live: a
+   * keep-alive of that lease and a read-only transaction that checks the owner key is still exactly
+   * that write, both sent at once (one round trip of wall time). Otherwise a new lease and the
+   * owner-checked transaction that moves the key onto it.
+   */
   @Override
   public CompletableFuture<ExtendOutcome> extend(String key, String owner, Duration lease) {
     ARGS.extend(key, owner, lease);
     long ttl = RecordCodec.ttlSeconds(lease);
-    ByteSequence o = layout.ownerKey(key);
     ByteSequence ov = RecordCodec.owner(owner);
+    GrantedLeases.Entry mine = granted.live(key);
+    if (mine != null && mine.requestedTtl() == ttl && mine.owner().equals(ov)) {
+      return keepAlive(key, ttl, mine);
+    }
+    return moveToNewLease(key, ov, ttl);
+  }
+
+  /** Extends by a new lease of {@code ttl} and a transaction that moves the owner key onto it. */
+  private CompletableFuture<ExtendOutcome> moveToNewLease(String key, ByteSequence ov, long ttl) {
+    ByteSequence o = layout.ownerKey(key);
     return runner.run(
         "extend",
         ttl,
@@ -198,16 +233,94 @@ public final class EtcdLockBackend
                 .Then(putOwner(o, ov, leaseId))
                 .Else(Op.get(o, GetOption.DEFAULT), Op.get(layout.dataKey(key), GetOption.DEFAULT))
                 .commit(),
-        (leaseId, r) -> {
+        (grant, r) -> {
           if (r.isSucceeded()) {
-            revokeSuperseded(r.getPutResponses().get(0).getPrevKv().getLease(), leaseId);
+            wrote(key, ov, ttl, grant, r);
+            revokeSuperseded(r.getPutResponses().get(0).getPrevKv().getLease(), grant.id());
             return CompletableFuture.completedFuture(ExtendOutcome.succeeded());
           }
-          revokeUnused(leaseId, r);
+          granted.forget(key);
+          revokeUnused(grant.id(), r);
           return holder(r)
               .thenApply(h -> h.map(ExtendOutcome::mismatch).orElseGet(ExtendOutcome::absent));
         });
   }
+
+  /**
+   * Extends the lease {@code mine} names with a keep-alive, sent together with a read-only
+   * transaction that checks the owner key still is that write ({@code mod_revision}: any put or
+   * delete of the key changes it). Why sending both at once is safe, case by case:
+   *
+   * <ul>
+   *   <li>The transaction confirms and the keep-alive answers a TTL: etcd renews only a lease that
+   *       has not expired (an expired one waits for its revocation and answers "not found"), so the
+   *       key was on a live lease from the transaction until the renewal, and from the renewal on
+   *       ends no earlier than the keep-alive's send time + TTL. Whatever changed the key in
+   *       between compared the owner (release, replace, another instance's extend or acquire by the
+   *       same owner) and comes after this extension; nobody could take the key over, as it never
+   *       expired.
+   *   <li>The transaction does not confirm: the keep-alive may have renewed the lease anyway, but
+   *       that lease carries no other lock. Every operation of this backend grants a lease of its
+   *       own and puts exactly one owner key on it, in its one transaction (acquire, extend and
+   *       replace all move the key to their new lease; nothing puts a key on an existing lease), so
+   *       a key that left the lease left it keyless, and a renewed keyless lease only runs out
+   *       later. The answer is then the transaction's: absent, another owner (its record), or this
+   *       owner on another write (extended the ordinary way).
+   *   <li>The transaction confirms but the lease is gone (the keep-alive answers no TTL): the key
+   *       is being deleted by its expiry; the ordinary extension decides on what etcd shows then.
+   * </ul>
+   */
+  private CompletableFuture<ExtendOutcome> keepAlive(
+      String key, long ttl, GrantedLeases.Entry mine) {
+    ByteSequence o = layout.ownerKey(key);
+    ByteSequence d = layout.dataKey(key);
+    long sent = granted.now();
+    return runner.runSent(
+        "extend",
+        () -> {
+          CompletableFuture<Long> renewed =
+              TxnRunner.call(() -> leases.keepAliveOnce(mine.leaseId()))
+                  .handle(
+                      (k, e) -> {
+                        if (e == null) {
+                          return k.getTTL();
+                        }
+                        if (EtcdFailures.leaseNotFound(e)) {
+                          return 0L; // the lease is gone (revoked, or expired and revoked)
+                        }
+                        throw new CompletionException(EtcdFailures.unwrap(e));
+                      });
+          CompletableFuture<TxnResponse> checked =
+              TxnRunner.call(
+                  () ->
+                      kv.txn()
+                          .If(new Cmp(o, Cmp.Op.EQUAL, CmpTarget.modRevision(mine.modRevision())))
+                          .Else(Op.get(o, GetOption.DEFAULT), Op.get(d, GetOption.DEFAULT))
+                          .commit());
+          return checked.thenCombine(renewed, KeptAlive::new);
+        },
+        k -> k.checked().getHeader().getRevision(),
+        k -> {
+          TxnResponse r = k.checked();
+          if (r.isSucceeded() && k.renewedTtl() > 0) {
+            granted.extended(key, mine, GrantedLeases.endOf(sent, k.renewedTtl()));
+            return CompletableFuture.completedFuture(ExtendOutcome.succeeded());
+          }
+          granted.forget(key, mine);
+          List<KeyValue> now = r.isSucceeded() ? List.of() : r.getGetResponses().get(0).getKvs();
+          if (r.isSucceeded() || (!now.isEmpty() && now.get(0).getValue().equals(mine.owner()))) {
+            return moveToNewLease(key, mine.owner(), ttl);
+          }
+          if (now.isEmpty() || now.get(0).getLease() != mine.leaseId()) {
+            runner.revokeLater(mine.leaseId()); // keyless now; the keep-alive may have renewed it
+          }
+          return holder(r)
+              .thenApply(h -> h.map(ExtendOutcome::mismatch).orElseGet(ExtendOutcome::absent));
+        });
+  }
+
+  /** The answers of an extension by keep-alive: the check, the lease's new TTL (0: gone). */
+  private record KeptAlive(TxnResponse checked, long renewedTtl) {}
 
   @Override
   public CompletableFuture<ReleaseOutcome> release(String key, String owner) {
@@ -226,6 +339,7 @@ public final class EtcdLockBackend
                 .Else(Op.get(o, GetOption.DEFAULT), Op.get(d, GetOption.DEFAULT))
                 .commit(),
         (none, r) -> {
+          granted.forget(key);
           if (r.isSucceeded()) {
             r.getDeleteResponses()
                 .get(0)
@@ -245,6 +359,7 @@ public final class EtcdLockBackend
     long ttl = RecordCodec.ttlSeconds(lease);
     ByteSequence o = layout.ownerKey(key);
     ByteSequence d = layout.dataKey(key);
+    ByteSequence nv = RecordCodec.owner(newOwner);
     return runner.run(
         "replace",
         ttl,
@@ -252,17 +367,18 @@ public final class EtcdLockBackend
             kv.txn()
                 .If(owned(o, RecordCodec.owner(expectedOwner)))
                 .Then(
-                    putOwner(o, RecordCodec.owner(newOwner), leaseId),
-                    Op.put(d, data(REPLACED, newData), PutOption.DEFAULT))
+                    putOwner(o, nv, leaseId), Op.put(d, data(REPLACED, newData), PutOption.DEFAULT))
                 .Else(Op.get(o, GetOption.DEFAULT), Op.get(d, GetOption.DEFAULT))
                 .commit(),
-        (leaseId, r) -> {
+        (grant, r) -> {
           if (r.isSucceeded()) {
-            revokeSuperseded(r.getPutResponses().get(0).getPrevKv().getLease(), leaseId);
+            wrote(key, nv, ttl, grant, r);
+            revokeSuperseded(r.getPutResponses().get(0).getPrevKv().getLease(), grant.id());
             return CompletableFuture.completedFuture(
                 ReplaceOutcome.replaced(r.getHeader().getRevision()));
           }
-          revokeUnused(leaseId, r);
+          granted.forget(key);
+          revokeUnused(grant.id(), r);
           return holder(r)
               .thenApply(h -> h.map(ReplaceOutcome::mismatch).orElseGet(ReplaceOutcome::absent));
         });
@@ -284,13 +400,22 @@ public final class EtcdLockBackend
                     Op.get(layout.ownerKey(key), GetOption.DEFAULT),
                     Op.get(layout.dataKey(key), GetOption.DEFAULT))
                 .commit(),
-        (none, r) ->
-            record(
-                r,
-                true,
-                reread < MAX_REREADS
-                    ? () -> read(key, reread + 1)
-                    : () -> CompletableFuture.completedFuture(Optional.empty())));
+        (none, r) -> {
+          List<KeyValue> owner = r.getGetResponses().get(0).getKvs();
+          GrantedLeases.Entry mine = owner.isEmpty() ? null : granted.confirms(key, owner.get(0));
+          if (mine != null) { // this instance's write, on a lease surely live: no TTL to ask for
+            long left = TimeUnit.NANOSECONDS.toSeconds(mine.endNanos() - granted.now());
+            return CompletableFuture.completedFuture(
+                Optional.of(
+                    RecordCodec.record(owner.get(0), single(r.getGetResponses().get(1)), left)));
+          }
+          return record(
+              r,
+              true,
+              reread < MAX_REREADS
+                  ? () -> read(key, reread + 1)
+                  : () -> CompletableFuture.completedFuture(Optional.empty()));
+        });
   }
 
   @Override
@@ -344,6 +469,38 @@ public final class EtcdLockBackend
           BackendHealth.unhealthy(
               "etcd: quorum read failed (" + e.getClass().getSimpleName() + ")"));
     }
+  }
+
+  /**
+   * Connects: one linearizable count-only Range of one key (it opens the gRPC channel and needs a
+   * leader and a quorum, as every operation does), bounded by the command timeout. Changes nothing;
+   * fails with {@code UNAVAILABLE} when etcd cannot be reached, {@code TIMEOUT} when it did not
+   * answer in time, {@code OTHER} for an error etcd answered (e.g. permission denied); {@code
+   * UNAVAILABLE} when closed.
+   */
+  @Override
+  public CompletableFuture<Void> warmUp() {
+    if (closed.get()) {
+      return CompletableFuture.failedFuture(
+          LockBackendException.unavailable("etcd warm-up: backend closed", null));
+    }
+    CompletableFuture<Void> result = new CompletableFuture<>();
+    var unused =
+        TxnRunner.call(
+                () ->
+                    kv.get(
+                        layout.ownerKey("warm-up"),
+                        GetOption.builder().withCountOnly(true).build()))
+            .orTimeout(commandTimeout.toNanos(), TimeUnit.NANOSECONDS)
+            .whenComplete(
+                (r, e) -> {
+                  if (e == null) {
+                    result.complete(null);
+                  } else {
+                    result.completeExceptionally(EtcdFailures.unchanged("warm-up", e));
+                  }
+                });
+    return result;
   }
 
   /** Ends pending release waits with {@code false}; closes the client when this backend made it. */
@@ -401,6 +558,23 @@ public final class EtcdLockBackend
                         Optional.of(RecordCodec.record(owner, data, t.getTTL()))));
   }
 
+  /**
+   * Remembers that the transaction {@code r} put {@code key}'s owner key ({@code owner}) on {@code
+   * lease}: its revision is the key's {@code mod_revision}.
+   */
+  private void wrote(
+      String key, ByteSequence owner, long ttl, TxnRunner.Grant lease, TxnResponse r) {
+    granted.wrote(
+        key,
+        new GrantedLeases.Entry(
+            owner,
+            lease.id(),
+            r.getHeader().getRevision(),
+            ttl,
+            lease.ttl(),
+            GrantedLeases.endOf(lease.sentNanos(), lease.ttl())));
+  }
+
   private LockBackendException noHolder() {
     return LockBackendException.other("etcd refused a grant without a holder", null);
   }
@@ -435,8 +609,15 @@ public final class EtcdLockBackend
     private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
     private Duration healthTimeout = DEFAULT_HEALTH_TIMEOUT;
     private boolean releaseSignal = true;
+    private LongSupplier nanoTime = System::nanoTime;
 
     private Builder() {}
+
+    /** The local monotonic clock that times this instance's own leases (tests only). */
+    Builder nanoTime(LongSupplier nanoTime) {
+      this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+      return this;
+    }
 
     /**
      * etcd client endpoints, e.g. {@code http://10.0.0.1:2379}; the backend makes and owns a jetcd

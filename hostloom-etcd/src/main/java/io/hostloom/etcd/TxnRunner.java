@@ -11,17 +11,21 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /**
  * Runs the backend's operations against etcd, each bounded by the command timeout: an operation
  * grants its etcd lease first (when it writes one), then sends its one transaction at most once,
  * and only if the timeout has not passed yet. Whether the transaction was sent decides the failure
  * kind ({@link EtcdFailures}): {@code UNAVAILABLE} when it was never sent (it never will be),
- * {@code TIMEOUT} when it was sent and no answer came in time.
+ * {@code TIMEOUT} when it was sent and no answer came in time. An extension by keep-alive ({@link
+ * #runSent}) sends its requests at once, so it is sent from the start.
  */
 final class TxnRunner {
   private static final int NEW = 0;
@@ -33,27 +37,42 @@ final class TxnRunner {
   private final ScheduledExecutorService timer;
   private final BooleanSupplier closed;
   private final LongConsumer revisionSeen;
+  private final LongSupplier nanoTime;
 
   /**
    * @param revisionSeen told the revision of every transaction's answer, before its step runs
+   * @param nanoTime the local monotonic clock that times a grant's request
    */
   TxnRunner(
       Lease leases,
       Duration commandTimeout,
       ScheduledExecutorService timer,
       BooleanSupplier closed,
-      LongConsumer revisionSeen) {
+      LongConsumer revisionSeen,
+      LongSupplier nanoTime) {
     this.leases = leases;
     this.commandTimeout = commandTimeout;
     this.timer = timer;
     this.closed = closed;
     this.revisionSeen = revisionSeen;
+    this.nanoTime = nanoTime;
   }
 
-  /** What an operation makes of its transaction's answer, given the lease it granted (0: none). */
+  /**
+   * The lease an operation granted for itself.
+   *
+   * @param id the etcd lease id (0: none)
+   * @param ttl the TTL etcd answered, in seconds
+   * @param sentNanos when the grant request was sent, on the runner's clock
+   */
+  record Grant(long id, long ttl, long sentNanos) {
+    static final Grant NONE = new Grant(0, 0, 0);
+  }
+
+  /** What an operation makes of its transaction's answer, given the lease it granted. */
   @FunctionalInterface
   interface Step<T> {
-    CompletableFuture<T> apply(long leaseId, TxnResponse response);
+    CompletableFuture<T> apply(Grant lease, TxnResponse response);
   }
 
   /**
@@ -66,28 +85,70 @@ final class TxnRunner {
       long ttl,
       Function<Long, CompletableFuture<TxnResponse>> txn,
       Step<T> answer) {
+    Supplier<CompletableFuture<Grant>> lease =
+        ttl == 0
+            ? () -> CompletableFuture.completedFuture(Grant.NONE)
+            : () -> {
+              long sent = nanoTime.getAsLong();
+              return call(() -> leases.grant(ttl))
+                  .thenApply(g -> new Grant(g.getID(), g.getTTL(), sent));
+            };
+    return execute(
+        operation,
+        NEW,
+        lease,
+        g -> txn.apply(g.id()),
+        r -> r.getHeader().getRevision(),
+        answer::apply);
+  }
+
+  /**
+   * Runs one operation whose requests {@code send} sends at once (nothing to wait for first), so it
+   * counts as sent from the start: a failure or no answer in time is {@code TIMEOUT} (or what etcd
+   * answered), never {@code UNAVAILABLE}.
+   *
+   * @param revision the etcd revision an answer saw
+   */
+  <R, T> CompletableFuture<T> runSent(
+      String operation,
+      Supplier<CompletableFuture<R>> send,
+      ToLongFunction<R> revision,
+      Function<R, CompletableFuture<T>> answer) {
+    return execute(
+        operation,
+        SENT,
+        () -> CompletableFuture.completedFuture(Grant.NONE),
+        g -> send.get(),
+        revision,
+        (g, r) -> answer.apply(r));
+  }
+
+  private <R, T> CompletableFuture<T> execute(
+      String operation,
+      int initial,
+      Supplier<CompletableFuture<Grant>> grant,
+      Function<Grant, CompletableFuture<R>> send,
+      ToLongFunction<R> revision,
+      BiFunction<Grant, R, CompletableFuture<T>> answer) {
     if (closed.getAsBoolean()) {
       return CompletableFuture.failedFuture(
           LockBackendException.unavailable("etcd " + operation + ": backend closed", null));
     }
-    AtomicInteger state = new AtomicInteger(NEW);
+    AtomicInteger state = new AtomicInteger(initial);
     CompletableFuture<T> result = new CompletableFuture<>();
-    CompletableFuture<Long> lease =
-        ttl == 0
-            ? CompletableFuture.completedFuture(0L)
-            : call(() -> leases.grant(ttl)).thenApply(g -> g.getID());
-    lease
+    grant
+        .get()
         .thenCompose(
-            leaseId -> {
-              if (!state.compareAndSet(NEW, SENT)) {
-                revokeLater(leaseId);
+            lease -> {
+              if (initial == NEW && !state.compareAndSet(NEW, SENT)) {
+                revokeLater(lease.id());
                 return CompletableFuture.<T>failedFuture(new TimeoutException());
               }
-              return call(() -> txn.apply(leaseId))
+              return call(() -> send.apply(lease))
                   .thenCompose(
                       r -> {
-                        revisionSeen.accept(r.getHeader().getRevision());
-                        return answer.apply(leaseId, r);
+                        revisionSeen.accept(revision.applyAsLong(r));
+                        return answer.apply(lease, r);
                       });
             })
         .whenComplete(
