@@ -1,11 +1,13 @@
 package io.hostloom.jdbc;
 
+import io.hostloom.locking.spi.BackendWarmUp;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.support.DelegatingLockBackend;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
 
@@ -37,7 +39,8 @@ import javax.sql.DataSource;
  * <p><b>Calls.</b> As {@link ShedLockTableBackend}: bounded, one statement per round trip, the same
  * failure kinds and round trips. {@link #close()} stops the threads, never the {@code DataSource}.
  */
-public final class IntLockTableBackend extends DelegatingLockBackend implements AutoCloseable {
+public final class IntLockTableBackend extends DelegatingLockBackend
+    implements BackendWarmUp, AutoCloseable {
   /** Spring Integration's default table prefix ({@code INT_} + {@code LOCK}). */
   public static final String DEFAULT_PREFIX = "INT_";
 
@@ -96,6 +99,15 @@ public final class IntLockTableBackend extends DelegatingLockBackend implements 
   @Override
   public String name() {
     return "int-lock-table";
+  }
+
+  /**
+   * On a worker, borrows a pooled connection and runs one {@code SELECT 1 FROM table WHERE FALSE},
+   * bounded by the command timeout, as {@link JdbcLockBackend#warmUp()} does; never blocks.
+   */
+  @Override
+  public CompletableFuture<Void> warmUp() {
+    return core.warmUp();
   }
 
   /** Stops the backend's threads (at most the command timeout); not the {@code DataSource}. */

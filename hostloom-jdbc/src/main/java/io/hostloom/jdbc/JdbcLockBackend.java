@@ -4,6 +4,7 @@ import io.hostloom.locking.LockFailureKind;
 import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.BackendHealth;
 import io.hostloom.locking.spi.BackendHealthProbe;
+import io.hostloom.locking.spi.BackendWarmUp;
 import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
@@ -82,13 +83,13 @@ import javax.sql.DataSource;
  * for the stored form). Leases are rounded up to whole milliseconds, at least 1 ms, and capped at
  * {@link #MAX_LEASE}.
  *
- * <p>Also a {@link BackendHealthProbe} (one bounded query against the table) and a {@link
- * ReleaseSignal} (PostgreSQL's LISTEN/NOTIFY, MariaDB's polling, when {@linkplain
- * Builder#releaseNotifications enabled}). {@link #close()} releases the backend's threads but never
- * closes the {@code DataSource}.
+ * <p>Also a {@link BackendHealthProbe} (one bounded query against the table), a {@link
+ * BackendWarmUp} (the same query, on a worker) and a {@link ReleaseSignal} (PostgreSQL's
+ * LISTEN/NOTIFY, MariaDB's polling, when {@linkplain Builder#releaseNotifications enabled}). {@link
+ * #close()} releases the backend's threads but never closes the {@code DataSource}.
  */
 public final class JdbcLockBackend
-    implements LockBackend, BackendHealthProbe, ReleaseSignal, AutoCloseable {
+    implements LockBackend, BackendHealthProbe, BackendWarmUp, ReleaseSignal, AutoCloseable {
 
   /** Longest key accepted, in UTF-16 units (the SPI's limit). */
   public static final int MAX_KEY_LENGTH = SpiLimits.MAX_KEY_LENGTH;
@@ -321,6 +322,29 @@ public final class JdbcLockBackend
               return BackendHealth.unhealthy(
                   name() + ": " + kind + " (" + SqlFailures.describe(sqlCause) + ")");
             });
+  }
+
+  /**
+   * Does now what the first operation would otherwise pay for: on a worker (never the caller's
+   * thread, whatever {@link io.hostloom.locking.spi.support.CallerWaits} says), borrows a
+   * connection from the {@code DataSource} (a fresh pool opens its first one: TCP, TLS and
+   * authentication where configured) and runs the health probe's query on the lock table ({@code
+   * SELECT 1 FROM table WHERE false}: the driver's first statement, and the server checks the table
+   * and the user's rights on it). With PostgreSQL notifications on, the listener connects on its
+   * own thread from {@link Builder#build()}; the warm-up does not wait for it.
+   *
+   * <p>Never blocks. Bounded by the command timeout like every call; fails with a {@link
+   * LockBackendException}: {@code UNAVAILABLE} when no connection was had in time or the backend is
+   * closed, {@code TIMEOUT} when the query got no answer, {@code OTHER} for an SQL error such as a
+   * missing table. A failed warm-up changes nothing (the pool keeps trying as it always does).
+   */
+  @Override
+  public CompletableFuture<Void> warmUp() {
+    if (closed.get()) {
+      return CompletableFuture.failedFuture(
+          LockBackendException.unavailable("warm-up failed: backend closed", null));
+    }
+    return runner.warmUp(dialect.probe());
   }
 
   /**

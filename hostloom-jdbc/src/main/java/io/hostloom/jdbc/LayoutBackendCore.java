@@ -1,6 +1,7 @@
 package io.hostloom.jdbc;
 
 import io.hostloom.locking.spi.AcquireOutcome;
+import io.hostloom.locking.spi.BackendWarmUp;
 import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
@@ -21,14 +22,16 @@ import javax.sql.DataSource;
 /**
  * What the compatibility-layout backends ({@link ShedLockTableBackend}, {@link
  * IntLockTableBackend}) share: their threads, the bounded statement runner, the generic backend
- * over a {@link TimestampRowStore}, and the key check that rejects, before anything is sent, a key
- * the layout cannot name.
+ * over a {@link TimestampRowStore}, the key check that rejects, before anything is sent, a key the
+ * layout cannot name, and the warm-up.
  */
-final class LayoutBackendCore extends DelegatingLockBackend implements AutoCloseable {
+final class LayoutBackendCore extends DelegatingLockBackend
+    implements BackendWarmUp, AutoCloseable {
   private final RowLayout layout;
   private final Duration commandTimeout;
   private final ScheduledThreadPoolExecutor timer;
   private final ThreadPoolExecutor workers;
+  private final StatementRunner runner;
   private final VersionedRecordLockBackend<TimestampRowStore.Version> backend;
 
   LayoutBackendCore(
@@ -47,7 +50,7 @@ final class LayoutBackendCore extends DelegatingLockBackend implements AutoClose
             new ArrayBlockingQueue<>(JdbcLockBackend.DEFAULT_MAX_QUEUED_CALLS),
             JdbcLockBackend.daemonThreads("hostloom-" + name + "-worker"));
     workers.allowCoreThreadTimeOut(true);
-    StatementRunner runner =
+    this.runner =
         new StatementRunner(Objects.requireNonNull(dataSource), workers, timer, commandTimeout);
     this.backend =
         VersionedRecordLockBackend.builder(new TimestampRowStore(layout, runner))
@@ -91,6 +94,15 @@ final class LayoutBackendCore extends DelegatingLockBackend implements AutoClose
   public CompletableFuture<Optional<LeaseRecord>> read(String key) {
     check(key);
     return super.read(key);
+  }
+
+  /**
+   * As {@link JdbcLockBackend#warmUp()}: on a worker, a pooled connection and one {@code SELECT 1
+   * FROM table WHERE FALSE}, bounded by the command timeout; {@code UNAVAILABLE} once closed.
+   */
+  @Override
+  public CompletableFuture<Void> warmUp() {
+    return runner.warmUp("SELECT 1 FROM " + layout.table() + " WHERE FALSE");
   }
 
   private void check(String key) {

@@ -1,8 +1,10 @@
 package io.hostloom.jdbc;
 
+import io.hostloom.locking.spi.BackendWarmUp;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.support.DelegatingLockBackend;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import javax.sql.DataSource;
 
 /**
@@ -35,7 +37,8 @@ import javax.sql.DataSource;
  * the conditional update); extend, release and replace 2 (read, conditional write); read 1. {@link
  * #close()} stops the threads, never the {@code DataSource}.
  */
-public final class ShedLockTableBackend extends DelegatingLockBackend implements AutoCloseable {
+public final class ShedLockTableBackend extends DelegatingLockBackend
+    implements BackendWarmUp, AutoCloseable {
   /** ShedLock's default table name. */
   public static final String DEFAULT_TABLE = "shedlock";
 
@@ -69,6 +72,15 @@ public final class ShedLockTableBackend extends DelegatingLockBackend implements
   @Override
   public String name() {
     return "shedlock-table";
+  }
+
+  /**
+   * On a worker, borrows a pooled connection and runs one {@code SELECT 1 FROM table WHERE FALSE},
+   * bounded by the command timeout, as {@link JdbcLockBackend#warmUp()} does; never blocks.
+   */
+  @Override
+  public CompletableFuture<Void> warmUp() {
+    return core.warmUp();
   }
 
   /** Stops the backend's threads (at most the command timeout); not the {@code DataSource}. */

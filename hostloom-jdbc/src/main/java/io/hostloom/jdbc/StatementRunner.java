@@ -81,6 +81,20 @@ final class StatementRunner {
     if (CallerWaits.allows(timeoutNanos)) {
       return runHere(op, sql, binder, reader);
     }
+    return submit(op, sql, binder, reader);
+  }
+
+  /**
+   * Runs {@code sql} (no parameters, its rows ignored) on a worker, whatever the caller's mark: a
+   * warm-up borrows a pooled connection (the pool's first, on a fresh pool) and pays for the
+   * statement's first preparation without blocking its caller. Bounded and failing as {@link #run}.
+   */
+  CompletableFuture<Void> warmUp(String sql) {
+    return submit("warm-up", sql, statement -> {}, rows -> null);
+  }
+
+  /** {@code sql} on a worker, with the deadline timer. */
+  private <T> CompletableFuture<T> submit(String op, String sql, Binder binder, Reader<T> reader) {
     Call<T> call = new Call<>(op, sql, binder, reader);
     try {
       call.deadline = timer.schedule(call::deadlinePassed, timeout.toNanos(), TimeUnit.NANOSECONDS);

@@ -15,6 +15,7 @@ import java.sql.SQLFeatureNotSupportedException;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
@@ -91,6 +92,19 @@ class CallerThreadTest {
     } finally {
       CallerWaits.end(previous);
     }
+    assertThat(borrowers).hasSize(1).allMatch(CallerThreadTest::isWorker);
+  }
+
+  @Test
+  void aWarmUpRunsOnAWorkerEvenWhenTheCallerWaits() {
+    long previous = CallerWaits.begin(CallerWaits.UNBOUNDED);
+    CompletableFuture<Void> warmUp;
+    try {
+      warmUp = backend.warmUp();
+    } finally {
+      CallerWaits.end(previous);
+    }
+    warmUp.join();
     assertThat(borrowers).hasSize(1).allMatch(CallerThreadTest::isWorker);
   }
 

@@ -7,8 +7,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.hostloom.locking.LockFailureKind;
 import io.hostloom.locking.spi.LockBackendException;
 import io.hostloom.testkit.TestTiming;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import io.hostloom.testkit.server.ServerProcess;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -70,10 +69,7 @@ class FailureModesTest {
 
   @Test
   void aRefusedConnectionIsUnavailable() throws Exception {
-    int closedPort;
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      closedPort = s.getLocalPort();
-    }
+    int closedPort = ServerProcess.freePort();
     HikariDataSource nowhere = new HikariDataSource();
     nowhere.setJdbcUrl("jdbc:postgresql://127.0.0.1:" + closedPort + "/none");
     nowhere.setUsername("postgres");

@@ -2,7 +2,9 @@ package io.hostloom.zookeeper;
 
 import io.hostloom.locking.spi.BackendHealth;
 import io.hostloom.locking.spi.BackendHealthProbe;
+import io.hostloom.locking.spi.BackendWarmUp;
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.spi.LockBackendException;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.support.BackendArguments;
 import io.hostloom.locking.spi.support.DelegatingLockBackend;
@@ -14,6 +16,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +28,7 @@ import org.apache.zookeeper.common.PathUtils;
 /**
  * A {@link LockBackend} over Apache ZooKeeper 3.6+ (asynchronous client API), for both faces of
  * HostLoom: the lock kernel and WOPI locks. Also a {@link ReleaseSignal} (one persistent recursive
- * watch per session) and a {@link BackendHealthProbe}.
+ * watch per session), a {@link BackendHealthProbe} and a {@link BackendWarmUp}.
  *
  * <p><b>Lease model.</b> One <em>persistent</em> znode per key, {@code <root>/locks/<name>}, holds
  * owner, data, lease length and fencing token. A lease is live while the znode's {@code mtime} plus
@@ -51,7 +54,7 @@ import org.apache.zookeeper.common.PathUtils;
  * module README). {@link #close()} closes the session; leases stay on the server.
  */
 public final class ZooKeeperLockBackend extends DelegatingLockBackend
-    implements ReleaseSignal, BackendHealthProbe, AutoCloseable {
+    implements ReleaseSignal, BackendHealthProbe, BackendWarmUp, AutoCloseable {
   public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(5);
   public static final Duration DEFAULT_HEALTH_TIMEOUT = Duration.ofSeconds(2);
   public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(10);
@@ -184,6 +187,57 @@ public final class ZooKeeperLockBackend extends DelegatingLockBackend
                         ? BackendHealth.healthy("ZooKeeper: connected")
                         : BackendHealth.unhealthy("ZooKeeper: UNAVAILABLE (" + describe(t) + ")")));
     return answer;
+  }
+
+  /**
+   * Does now what the first operation would otherwise pay for: waits for the session {@link
+   * Builder#build()} started connecting (at most half the command timeout, as an operation does),
+   * creates the root, {@code locks} and {@code clock} znodes where missing (which the first
+   * operation of an instance does anyway), then sends one {@code exists} of the root. Without it,
+   * the first operation pays for the session's TCP connect and handshake and those creates.
+   *
+   * <p>Never blocks. Completes within the command timeout, or exceptionally with a {@link
+   * LockBackendException}: {@code UNAVAILABLE} when no session was established in time, a request
+   * failed or the backend is closed, {@code TIMEOUT} when the command timeout passed first. A
+   * failed warm-up changes nothing: the next operation or warm-up tries the layout again. Once
+   * warm, a warm-up costs one {@code exists}.
+   */
+  @Override
+  public CompletableFuture<Void> warmUp() {
+    if (closed) {
+      return CompletableFuture.failedFuture(
+          LockBackendException.unavailable("ZooKeeper backend is closed", null));
+    }
+    CompletableFuture<Void> result = new CompletableFuture<>();
+    try {
+      ScheduledFuture<?> deadline =
+          timer.schedule(
+              () ->
+                  result.completeExceptionally(
+                      LockBackendException.timeout(
+                          "ZooKeeper warm-up: not done within " + commandTimeout, null)),
+              commandTimeout.toNanos(),
+              TimeUnit.NANOSECONDS);
+      result.whenComplete((v, t) -> deadline.cancel(false));
+    } catch (RejectedExecutionException e) { // closed meanwhile
+      return CompletableFuture.failedFuture(
+          LockBackendException.unavailable("ZooKeeper backend is closed", e));
+    }
+    store
+        .warmUp()
+        .whenComplete(
+            (v, t) -> {
+              if (t == null) {
+                result.complete(null);
+              } else {
+                Throwable c = ZooKeeperFailures.unwrap(t);
+                result.completeExceptionally(
+                    c instanceof LockBackendException e
+                        ? e
+                        : LockBackendException.unavailable("ZooKeeper warm-up: " + describe(c), c));
+              }
+            });
+    return result;
   }
 
   private static String describe(Throwable t) {

@@ -324,6 +324,21 @@ final class ZooKeeperRecordStore implements VersionedRecordStore<ZooKeeperRecord
   // ---------------------------------------------------------------- connection and layout
 
   /**
+   * What the first operation would pay for, now: waits for the connection (at most the connect
+   * wait, then {@code UNAVAILABLE}), creates the layout unless this store did already, then one
+   * {@code exists} of the root. A failure leaves the layout to be tried again.
+   */
+  CompletableFuture<Void> warmUp() {
+    return connected()
+        .thenCompose(
+            zk -> {
+              roundTrips.accept("exists");
+              return readFailure(session.exists(zk, root));
+            })
+        .thenApply(stat -> null);
+  }
+
+  /**
    * The handle once connected and the layout exists. Waits for a connection at most the connect
    * wait, then fails {@code UNAVAILABLE}: nothing was sent.
    */

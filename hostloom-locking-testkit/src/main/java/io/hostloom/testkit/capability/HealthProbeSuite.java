@@ -8,11 +8,9 @@ import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.testkit.Closing;
 import io.hostloom.testkit.TcpFaultProxy;
 import io.hostloom.testkit.TestTiming;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.hostloom.testkit.server.ServerProcess;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -107,13 +105,9 @@ public abstract class HealthProbeSuite {
     return proxy;
   }
 
-  /** A loopback port nobody listens on (bound once, then closed). */
+  /** A loopback port nobody listens on ({@link ServerProcess#freePort()}). */
   protected static int closedPort() {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return ServerProcess.freePort();
   }
 
   /** One probe: completes normally within {@link #probeBound()} and keeps the secrets. */

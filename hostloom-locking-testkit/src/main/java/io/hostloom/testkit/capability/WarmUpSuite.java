@@ -8,11 +8,9 @@ import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.LockBackendException;
 import io.hostloom.testkit.Closing;
 import io.hostloom.testkit.TestTiming;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.hostloom.testkit.server.ServerProcess;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,13 +80,9 @@ public abstract class WarmUpSuite {
     return b;
   }
 
-  /** A loopback port nothing listens on (bound once, then closed). */
+  /** A loopback address nothing listens on ({@link ServerProcess#freePort()}). */
   protected static InetSocketAddress closedAddress() {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return new InetSocketAddress(InetAddress.getLoopbackAddress(), s.getLocalPort());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return new InetSocketAddress(InetAddress.getLoopbackAddress(), ServerProcess.freePort());
   }
 
   private CompletableFuture<Void> warmUp(LockBackend b) {
