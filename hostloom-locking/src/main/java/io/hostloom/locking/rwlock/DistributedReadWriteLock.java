@@ -10,6 +10,7 @@ import io.hostloom.locking.LockedCallable;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.OnLost;
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.spi.ReadWriteLeases;
 import io.hostloom.locking.time.LockClock;
 import java.util.Objects;
 import java.util.Optional;
@@ -155,7 +156,7 @@ public interface DistributedReadWriteLock extends AutoCloseable {
     return new Builder(options, backend);
   }
 
-  /** Builds the generic reader-writer lock. */
+  /** Builds the reader-writer lock: native over {@link ReadWriteLeases} views, else generic. */
   final class Builder {
     /** Default reader slots per name. */
     public static final int DEFAULT_READER_SLOTS = 8;
@@ -215,6 +216,12 @@ public interface DistributedReadWriteLock extends AutoCloseable {
             "a reader-writer lock needs locking enabled (" + LockingOptions.KEY_ENABLED + ")");
       }
       options.requireValid();
+      if (backend instanceof ReadWriteLeases rw) {
+        Optional<ReadWriteLeases.Views> views = rw.readWriteViews(readerSlots);
+        if (views.isPresent()) {
+          return new NativeReadWriteLock(this, views.get());
+        }
+      }
       return new GenericReadWriteLock(this);
     }
   }
