@@ -9,6 +9,7 @@ import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.LockBackendException;
 import io.hostloom.locking.spi.PermitLeases;
+import io.hostloom.locking.spi.ReadWriteLeases;
 import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.ReplaceOutcome;
@@ -76,6 +77,7 @@ public final class RedisLockBackend
         BackendWarmUp,
         ReleaseSignal,
         PermitLeases,
+        ReadWriteLeases,
         AutoCloseable {
   static final int DEFAULT_COMMAND_TIMEOUT_SECONDS = 5;
 
@@ -257,6 +259,28 @@ public final class RedisLockBackend
     return layout.compatible()
         ? Optional.empty()
         : Optional.of(new RedisPermitLeases(this, permits));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>On the default layout: views whose lock is one sorted set of readers and one hash of entries
+   * (readers' and the writer's) in the key's hash slot (see {@link
+   * RedisKeyLayout#readWriteReadersKey}), each operation one script, and whose releases wake {@link
+   * #awaitRelease} waits of the lock's key. Tokens come from the key's counter even with {@link
+   * Builder#fencingTokens} off. Empty on a compatibility layout (its old library has no such lock).
+   */
+  @Override
+  public Optional<Views> readWriteViews(int maxReaders) {
+    if (maxReaders < 1) {
+      throw new IllegalArgumentException("maxReaders must be positive but was " + maxReaders);
+    }
+    return layout.compatible()
+        ? Optional.empty()
+        : Optional.of(
+            new Views(
+                new RedisReadWriteLeases(this, false, maxReaders),
+                new RedisReadWriteLeases(this, true, maxReaders)));
   }
 
   /**
