@@ -75,9 +75,9 @@ public class KernelBenchmark {
   }
 
   /**
-   * Diagnostic: {@link #executeWithLock} on a lock with {@code wakeOnRelease(false)}. An uncontended
-   * acquisition makes no release-signal subscription (the kernel subscribes only after a refused
-   * first attempt), so the difference should be noise.
+   * Diagnostic: {@link #executeWithLock} on a lock with {@code wakeOnRelease(false)}. An
+   * uncontended acquisition makes no release-signal subscription (the kernel subscribes only after
+   * a refused first attempt), so the difference should be noise.
    */
   @Benchmark
   public long executeWithLockNoWake() {
