@@ -21,7 +21,9 @@ import io.hostloom.redis.LeaseScripts.Script;
  *       microseconds (and above every live entry's token) when missing.
  *   <li><b>waiter flag and channel</b>: the lock's, for the reader-writer key: a refused acquire of
  *       a caller that waits sets the flag; a release (reader, holding or waiting writer) publishes
- *       while it exists.
+ *       {@code released-all} while it exists, which wakes every wait of the key in each process
+ *       (readers and writers wait on one key: waking only the oldest could wake a reader that a
+ *       waiting writer still refuses while the writer sleeps).
  * </ul>
  *
  * <p>Each key's TTL only grows, to the longest lease granted, extended or waited with, so a lock
@@ -229,7 +231,7 @@ final class ReadWriteScripts {
               if not mine or tonumber(mine) <= now then return {0} end
               redis.call('ZREM', KEYS[1], ARGV[1])
               redis.call('HDEL', KEYS[2], 'r:' .. ARGV[1])
-              announce(KEYS[3], ARGV[2], ARGV[3], 'released')
+              announce(KEYS[3], ARGV[2], ARGV[3], 'released-all')
               return {1}
               """);
 
@@ -247,7 +249,7 @@ final class ReadWriteScripts {
               local w = writer(KEYS[1], true)
               if not w or w[2] ~= ARGV[1] then return {0} end
               redis.call('HDEL', KEYS[1], 'wo', 'wt', 'wd', 'ws', 'we')
-              announce(KEYS[2], ARGV[2], ARGV[3], 'released')
+              announce(KEYS[2], ARGV[2], ARGV[3], 'released-all')
               return {1}
               """);
 
