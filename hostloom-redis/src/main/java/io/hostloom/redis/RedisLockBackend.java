@@ -294,10 +294,12 @@ public final class RedisLockBackend
    * without a client (a bare connection was supplied), with {@link Builder#releaseNotifications}
    * off and after {@link #close()}, the future completes with {@code false} at once. One announced
    * release wakes <b>one</b> wait of its key in this backend (the oldest pending), not all: the
-   * woken waiter wins and announces its own release later, or loses to a holder that will. When the
-   * subscription comes back after a reconnect, pending waits complete with {@code true} (releases
-   * while it was down cannot be ruled out). {@code maxWait} runs on the JDK's shared delay timer;
-   * completion happens on a Lettuce I/O thread, that timer's thread, or the caller's.
+   * woken waiter wins and announces its own release later, or loses to a holder that will (the
+   * release of a native reader-writer key wakes every wait of it: its readers and writers wait on
+   * one key, see {@link #readWriteViews}). When the subscription comes back after a reconnect,
+   * pending waits complete with {@code true} (releases while it was down cannot be ruled out).
+   * {@code maxWait} runs on the JDK's shared delay timer; completion happens on a Lettuce I/O
+   * thread, that timer's thread, or the caller's.
    */
   @Override
   public CompletableFuture<Boolean> awaitRelease(String key, Duration maxWait) {

@@ -210,6 +210,25 @@ class RedisNativeReadWriteLockTest {
   }
 
   /**
+   * Readers and writers wait on one key, so a reader-writer release wakes every wait of it in a
+   * backend (a lock's release wakes only the oldest).
+   */
+  @Test
+  void aReleaseWakesEveryWaitOfTheKey() throws Exception {
+    ReadWriteLeases.Views v = counted.readWriteViews(4).orElseThrow();
+    String key = "natrw:rwlock:" + name();
+    assertThat(await(v.write().acquire(key, "w", "", LONG)).granted()).isTrue();
+    await(v.read().acquire(key, "r", "", LONG)); // refused: sets the waiter flag
+    CompletableFuture<Boolean> first = counted.awaitRelease(key, LONG);
+    TestTiming.pass(Duration.ofMillis(50)); // the first wait of a fresh backend subscribes
+    CompletableFuture<Boolean> second = counted.awaitRelease(key, LONG);
+    await(v.read().acquire(key, "r", "", LONG)); // refused after both waits: no release missed
+    assertThat(await(v.write().release(key, "w")).released()).isTrue();
+    assertThat(TestTiming.get(first, Duration.ofSeconds(10))).isTrue();
+    assertThat(TestTiming.get(second, Duration.ofSeconds(10))).as("the second wait too").isTrue();
+  }
+
+  /**
    * The gain, structurally: an uncontended read or write is one script to acquire and one to
    * release natively; generically a read is a slot, a read of the write key and a token draw (2)
    * plus the release, a write the write key, a read of every slot and a token draw (2) plus the
