@@ -252,7 +252,10 @@ final class LeaseScripts {
               return {token, owner, data, ttl}
               """);
 
-  /** Every script, for a warm-up's {@code SCRIPT LOAD} (the lock's, then the permits'). */
+  /**
+   * Every script, for a warm-up's {@code SCRIPT LOAD} (the lock's six, then the permits', then the
+   * reader-writer views').
+   */
   static final List<Script> ALL =
       List.of(
           ACQUIRE,
@@ -264,5 +267,13 @@ final class LeaseScripts {
           PermitScripts.ACQUIRE,
           PermitScripts.EXTEND,
           PermitScripts.RELEASE,
-          PermitScripts.READ);
+          PermitScripts.READ,
+          ReadWriteScripts.READ_ACQUIRE,
+          ReadWriteScripts.READ_EXTEND,
+          ReadWriteScripts.READ_RELEASE,
+          ReadWriteScripts.READ_READ,
+          ReadWriteScripts.WRITE_ACQUIRE,
+          ReadWriteScripts.WRITE_EXTEND,
+          ReadWriteScripts.WRITE_RELEASE,
+          ReadWriteScripts.WRITE_READ);
 }

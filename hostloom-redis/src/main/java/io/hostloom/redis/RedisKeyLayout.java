@@ -27,7 +27,9 @@ import java.util.Objects;
  * <p>A native semaphore ({@link RedisLockBackend#permitView}) of key {@code app:semaphore:pool}
  * keeps {@code hl:{app:semaphore:pool}:holders} (sorted set) and {@code :permits} (hash) besides
  * the lock's {@code :fence}, {@code :w} and {@code :released} names; semaphore keys never meet lock
- * keys, whose namespace segment is {@code :lock:}.
+ * keys, whose namespace segment is {@code :lock:}. A native reader-writer lock ({@link
+ * RedisLockBackend#readWriteViews}) of key {@code app:rwlock:doc} keeps {@code
+ * hl:{app:rwlock:doc}:readers} (sorted set) and {@code :rw} (hash) besides the same three names.
  *
  * <p>Waiters listen to all release channels of a prefix with one pattern subscription ({@link
  * #releasePattern()}).
@@ -219,6 +221,33 @@ public final class RedisKeyLayout {
 
   String permitEntriesKeyOf(String leaseKey) {
     return leaseKey + ":permits";
+  }
+
+  /**
+   * The readers of the native reader-writer lock {@code key} (a sorted set: owner by expiry),
+   * written only through {@link RedisLockBackend#readWriteViews}; same slot as the key's other
+   * names. The lock keeps its fencing counter, waiter flag and release channel under the lock's
+   * names for {@code key}, and no lease string.
+   */
+  public String readWriteReadersKey(String key) {
+    return readWriteReadersKeyOf(leaseKey(key));
+  }
+
+  String readWriteReadersKeyOf(String leaseKey) {
+    return leaseKey + ":readers";
+  }
+
+  /**
+   * The entries of the native reader-writer lock {@code key} (a hash: {@code r:<owner>} = a
+   * reader's token and data, {@code wo wt wd ws we} = the writer's owner, token, data, state and
+   * expiry); same slot.
+   */
+  public String readWriteEntriesKey(String key) {
+    return readWriteEntriesKeyOf(leaseKey(key));
+  }
+
+  String readWriteEntriesKeyOf(String leaseKey) {
+    return leaseKey + ":rw";
   }
 
   /** The channel a release or replace of {@code key} is published on. */

@@ -9,6 +9,7 @@ import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.LockBackendException;
 import io.hostloom.locking.spi.PermitLeases;
+import io.hostloom.locking.spi.ReadWriteLeases;
 import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.ReplaceOutcome;
@@ -86,6 +87,7 @@ public final class RedisLockBackend
         BackendWarmUp,
         ReleaseSignal,
         PermitLeases,
+        ReadWriteLeases,
         AutoCloseable {
   static final int DEFAULT_COMMAND_TIMEOUT_SECONDS = 5;
 
@@ -352,6 +354,28 @@ public final class RedisLockBackend
   /**
    * {@inheritDoc}
    *
+   * <p>On the default layout: views whose lock is one sorted set of readers and one hash of entries
+   * (readers' and the writer's) in the key's hash slot (see {@link
+   * RedisKeyLayout#readWriteReadersKey}), each operation one script, and whose releases wake {@link
+   * #awaitRelease} waits of the lock's key. Tokens come from the key's counter even with {@link
+   * Builder#fencingTokens} off. Empty on a compatibility layout (its old library has no such lock).
+   */
+  @Override
+  public Optional<Views> readWriteViews(int maxReaders) {
+    if (maxReaders < 1) {
+      throw new IllegalArgumentException("maxReaders must be positive but was " + maxReaders);
+    }
+    return layout.compatible()
+        ? Optional.empty()
+        : Optional.of(
+            new Views(
+                new RedisReadWriteLeases(this, false, maxReaders),
+                new RedisReadWriteLeases(this, true, maxReaders)));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
    * <p>Costs no command: the wait is registered locally and woken by the backend's one pattern
    * subscription ({@link RedisKeyLayout#releasePattern()}), which the first call starts. A wait
    * that begins before that subscription is confirmed is held and completes with {@code true} as
@@ -360,10 +384,12 @@ public final class RedisLockBackend
    * without a client (a bare connection was supplied), with {@link Builder#releaseNotifications}
    * off and after {@link #close()}, the future completes with {@code false} at once. One announced
    * release wakes <b>one</b> wait of its key in this backend (the oldest pending), not all: the
-   * woken waiter wins and announces its own release later, or loses to a holder that will. When the
-   * subscription comes back after a reconnect, pending waits complete with {@code true} (releases
-   * while it was down cannot be ruled out). {@code maxWait} runs on the JDK's shared delay timer;
-   * completion happens on a Lettuce I/O thread, that timer's thread, or the caller's.
+   * woken waiter wins and announces its own release later, or loses to a holder that will (the
+   * release of a native reader-writer key wakes every wait of it: its readers and writers wait on
+   * one key, see {@link #readWriteViews}). When the subscription comes back after a reconnect,
+   * pending waits complete with {@code true} (releases while it was down cannot be ruled out).
+   * {@code maxWait} runs on the JDK's shared delay timer; completion happens on a Lettuce I/O
+   * thread, that timer's thread, or the caller's.
    */
   @Override
   public CompletableFuture<Boolean> awaitRelease(String key, Duration maxWait) {

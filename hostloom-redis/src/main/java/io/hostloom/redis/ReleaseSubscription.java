@@ -45,7 +45,11 @@ final class ReleaseSubscription extends RedisPubSubAdapter<String, String> {
   private final LazyConnection<StatefulRedisPubSubConnection<String, String>> connection;
   private final String pattern;
   private final Duration commandTimeout;
+
   // per release channel, the waits not yet ended (timers, wake one, wake all, close)
+  /** The message of a release that wakes every wait of its key ({@link ReadWriteScripts}). */
+  static final String WAKE_ALL = "released-all";
+
   private final ReleaseWaitRegistry waits = new ReleaseWaitRegistry(LockClock.system());
   // the waits begun before the first confirmation: true once it comes, false if the start fails
   private final Set<CompletableFuture<Boolean>> held = ConcurrentHashMap.newKeySet();
@@ -212,7 +216,11 @@ final class ReleaseSubscription extends RedisPubSubAdapter<String, String> {
 
   @Override
   public void message(String matched, String channel, String message) {
-    waits.wakeOne(channel);
+    if (WAKE_ALL.equals(message)) {
+      waits.wakeAll(channel); // a reader-writer key: readers and writers wait on it alike
+    } else {
+      waits.wakeOne(channel);
+    }
   }
 
   /** Whether waits are registered now (the pattern is confirmed and the connection is up). */

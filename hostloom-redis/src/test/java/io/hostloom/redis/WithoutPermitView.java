@@ -6,8 +6,10 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A {@link RedisLockBackend} without its {@link io.hostloom.locking.spi.PermitLeases} view (its
- * release signal kept): semaphores over it use the generic slot construction. Closes the backend.
+ * A {@link RedisLockBackend} without its native capabilities ({@link
+ * io.hostloom.locking.spi.PermitLeases}, {@link io.hostloom.locking.spi.ReadWriteLeases}; its
+ * release signal kept): semaphores and reader-writer locks over it use the generic constructions.
+ * Closes the backend.
  */
 final class WithoutPermitView extends ForwardingLockBackend
     implements ReleaseSignal, AutoCloseable {

@@ -7,6 +7,7 @@ import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.LockBackendException;
 import io.hostloom.locking.spi.PermitLeases;
+import io.hostloom.locking.spi.ReadWriteLeases;
 import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.ReplaceOutcome;
@@ -36,16 +37,19 @@ import java.util.function.BiConsumer;
  * <p>It also counts calls per operation and failures per {@link LockFailureKind}. Callbacks run on
  * the backend's threads and only append a line to the ledger. Release signals are passed through
  * when the backend has them, so the lock waits exactly as it would without the recorder. A
- * backend's {@link PermitLeases} view is passed through recorded too, so a semaphore over the
- * recorder runs natively where it would without it.
+ * backend's {@link PermitLeases} view and {@link ReadWriteLeases} views are passed through recorded
+ * too, so a semaphore or reader-writer lock over the recorder runs natively where it would without
+ * it.
  */
-final class RecordingBackend implements LockBackend, ReleaseSignal, PermitLeases {
+final class RecordingBackend implements LockBackend, ReleaseSignal, PermitLeases, ReadWriteLeases {
   private final LockBackend delegate;
   private final LockHistory history;
   private final String label;
   private final AtomicLong serial;
   // a permit view's count (its holds are recorded per slot, key#slot, slot = token mod count), or 0
   private final int permits;
+  // a reader-writer view: "/r" (each read recorded as key/r#token: readers share), "/w", or null
+  private final String rwView;
   private final Map<String, Held> holds = new ConcurrentHashMap<>(); // key + NUL + owner
   // when releases were sent before their grant arrived (a lock closed with an acquisition in
   // flight)
@@ -61,6 +65,7 @@ final class RecordingBackend implements LockBackend, ReleaseSignal, PermitLeases
     this.label = Objects.requireNonNull(label, "label");
     this.serial = new AtomicLong();
     this.permits = 0;
+    this.rwView = null;
     this.calls = new AtomicLong();
     this.failures = new EnumMap<>(LockFailureKind.class);
     for (LockFailureKind k : LockFailureKind.values()) {
@@ -70,6 +75,11 @@ final class RecordingBackend implements LockBackend, ReleaseSignal, PermitLeases
 
   /** The recorder of {@code parent}'s delegate's permit view: same ledger, labels and counts. */
   private RecordingBackend(RecordingBackend parent, LockBackend view, int permits) {
+    this(parent, view, permits, null);
+  }
+
+  private RecordingBackend(RecordingBackend parent, LockBackend view, int permits, String rwView) {
+    this.rwView = rwView;
     this.delegate = view;
     this.history = parent.history;
     this.label = parent.label;
@@ -88,6 +98,24 @@ final class RecordingBackend implements LockBackend, ReleaseSignal, PermitLeases
   public Optional<LockBackend> permitView(int count) {
     if (delegate instanceof PermitLeases p) {
       return p.permitView(count).map(v -> new RecordingBackend(this, v, count));
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The delegate's reader-writer views, recorded: so the reader-writer lock runs natively through
+   * the recorder; a write is recorded as a hold of {@code <key>/w}, each read as a hold of its own
+   * {@code <key>/r#<token>} (readers share, so only writes are exclusive).
+   */
+  @Override
+  public Optional<Views> readWriteViews(int maxReaders) {
+    if (delegate instanceof ReadWriteLeases rw) {
+      return rw.readWriteViews(maxReaders)
+          .map(
+              v ->
+                  new Views(
+                      new RecordingBackend(this, v.read(), 0, "/r"),
+                      new RecordingBackend(this, v.write(), 0, "/w")));
     }
     return Optional.empty();
   }
@@ -201,7 +229,10 @@ final class RecordingBackend implements LockBackend, ReleaseSignal, PermitLeases
   }
 
   private void granted(String key, String owner, long token, long sent, Duration lease) {
-    String recorded = permits == 0 ? key : key + "#" + Math.floorMod(token, (long) permits);
+    String recorded =
+        rwView != null
+            ? key + rwView + (rwView.equals("/r") ? "#" + token : "")
+            : permits == 0 ? key : key + "#" + Math.floorMod(token, (long) permits);
     holds.compute(
         id(key, owner),
         (k, h) -> {

@@ -10,14 +10,18 @@ import io.hostloom.locking.rwlock.DistributedReadWriteLock;
 import io.hostloom.locking.rwlock.ReadWriteHandle;
 import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.spi.ReadWriteLeases;
+import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.testing.ForwardingLockBackend;
 import io.hostloom.testkit.TestTiming;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -341,10 +345,16 @@ public abstract class DistributedReadWriteLockConformanceSuite {
     in.forEach(ReadWriteHandle::close);
   }
 
-  /** Instance two's backend: sees when a write key is granted. */
-  private static final class WriteKeyGrants extends ForwardingLockBackend {
+  /**
+   * Instance two's backend: sees when a writer is in, i.e. from when no new reader is granted: the
+   * generic write key granted, or (native, over {@link ReadWriteLeases} views, which it passes on
+   * with the release signal) the writer's entry granted or recorded as waiting. Counts writers.
+   */
+  private static final class WriteKeyGrants extends ForwardingLockBackend
+      implements ReadWriteLeases, ReleaseSignal {
     final AtomicInteger count = new AtomicInteger();
     final AtomicLong firstSeen = new AtomicLong();
+    private final Set<String> writers = ConcurrentHashMap.newKeySet();
 
     WriteKeyGrants(LockBackend delegate) {
       super(delegate);
@@ -354,6 +364,12 @@ public abstract class DistributedReadWriteLockConformanceSuite {
       return delegate;
     }
 
+    private void writerIn(String owner) {
+      if (writers.add(owner) && count.getAndIncrement() == 0) {
+        firstSeen.set(ReadWriteHistory.now());
+      }
+    }
+
     @Override
     public CompletableFuture<AcquireOutcome> acquire(
         String key, String owner, String data, Duration lease) {
@@ -361,10 +377,57 @@ public abstract class DistributedReadWriteLockConformanceSuite {
           .whenComplete(
               (o, e) -> {
                 if (o != null && o.granted() && key.endsWith("/w")) {
-                  if (count.getAndIncrement() == 0) {
-                    firstSeen.set(ReadWriteHistory.now());
-                  }
+                  writerIn(owner);
                 }
+              });
+    }
+
+    @Override
+    public CompletableFuture<Boolean> awaitRelease(String key, Duration maxWait) {
+      return delegate instanceof ReleaseSignal s
+          ? s.awaitRelease(key, maxWait)
+          : CompletableFuture.completedFuture(false);
+    }
+
+    @Override
+    public Optional<Views> readWriteViews(int maxReaders) {
+      if (!(delegate instanceof ReadWriteLeases rw)) {
+        return Optional.empty();
+      }
+      return rw.readWriteViews(maxReaders)
+          .map(v -> new Views(v.read(), new WriterSeen(v.write(), this)));
+    }
+  }
+
+  /** A native write view that tells {@link WriteKeyGrants} when its writer is in. */
+  private static final class WriterSeen extends ForwardingLockBackend {
+    private final WriteKeyGrants grants;
+
+    WriterSeen(LockBackend view, WriteKeyGrants grants) {
+      super(view);
+      this.grants = grants;
+    }
+
+    @Override
+    public CompletableFuture<AcquireOutcome> acquire(
+        String key, String owner, String data, Duration lease) {
+      return super.acquire(key, owner, data, lease)
+          .thenCompose(
+              o -> {
+                if (o.granted()) {
+                  grants.writerIn(owner);
+                  return CompletableFuture.completedFuture(o);
+                }
+                // refused: waiting (in) when the view's writer entry is this owner's
+                return delegate
+                    .read(key)
+                    .handle(
+                        (r, e) -> {
+                          if (r != null && r.isPresent() && r.get().owner().equals(owner)) {
+                            grants.writerIn(owner);
+                          }
+                          return o;
+                        });
               });
     }
   }

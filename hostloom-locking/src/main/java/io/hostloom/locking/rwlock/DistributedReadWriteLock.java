@@ -10,6 +10,7 @@ import io.hostloom.locking.LockedCallable;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.OnLost;
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.spi.ReadWriteLeases;
 import io.hostloom.locking.time.LockClock;
 import java.util.Objects;
 import java.util.Optional;
@@ -20,11 +21,15 @@ import java.util.concurrent.CompletableFuture;
  * ({@link ReadWriteHandle}) backed by one of the kernel's leases, so a read or write handle has the
  * guarantees of a {@link io.hostloom.locking.DistributedLock} handle: its own owner token, a lease
  * counted from the request, {@link LockHandle#lost()}, extension (manual or {@code autoExtend}),
- * the hold policy of {@link LockOptions}, and a release that is owner-checked. Built over any
- * {@link LockBackend} from its five operations; correct on a backend whose operations are
- * linearizable (every HostLoom backend; see the module README for the argument).
+ * the hold policy of {@link LockOptions}, and a release that is owner-checked. Natively over a
+ * backend that implements {@link ReadWriteLeases} and offers views (Redis): one backend operation
+ * per grant. Otherwise built over any {@link LockBackend} from its five operations; correct on a
+ * backend whose operations are linearizable (every HostLoom backend; see the module README for the
+ * argument). All processes of a name must use the same construction (the same backend type).
  *
- * <p><b>Writer preference.</b> A writer first takes the name's <em>write key</em>; from then on no
+ * <p><b>Writer preference.</b> Native: a writer refused because readers hold is recorded as
+ * waiting, and from then on no new reader is granted; a write acquisition that ends without a grant
+ * removes that record. Generic: a writer first takes the name's <em>write key</em>; from then on no
  * new reader is granted (readers that find the write key held back off and retry per the options'
  * policy), and the writer waits until the readers already in have released or their leases ended.
  * So a stream of readers cannot starve a writer: once its write key is granted, at most {@link
@@ -61,10 +66,11 @@ import java.util.concurrent.CompletableFuture;
  * LockHandle#isHeld()} turns false. A writer's exclusion and its token order hold only while it is
  * held.
  *
- * <p><b>Implementation considerations.</b> Backend keys are {@code <namespace>:rwlock:<name>/w}
- * (write key), {@code .../r/<i>} (reader slots) and {@code .../t} (the token key), apart from the
- * lock's {@code <namespace>:lock:} keys. A backend documents nothing more than for the lock; round
- * trips per grant are listed in the kernel's README.
+ * <p><b>Implementation considerations.</b> Native: one view key {@code <namespace>:rwlock:<name>}
+ * per name (its layout in the backend's README). Generic: backend keys {@code
+ * <namespace>:rwlock:<name>/w} (write key), {@code .../r/<i>} (reader slots) and {@code .../t} (the
+ * token key). Either way apart from the lock's {@code <namespace>:lock:} keys; round trips per
+ * grant are listed in the kernel's README.
  */
 public interface DistributedReadWriteLock extends AutoCloseable {
 
@@ -155,7 +161,7 @@ public interface DistributedReadWriteLock extends AutoCloseable {
     return new Builder(options, backend);
   }
 
-  /** Builds the generic reader-writer lock. */
+  /** Builds the reader-writer lock: native over {@link ReadWriteLeases} views, else generic. */
   final class Builder {
     /** Default reader slots per name. */
     public static final int DEFAULT_READER_SLOTS = 8;
@@ -182,7 +188,7 @@ public interface DistributedReadWriteLock extends AutoCloseable {
 
     /**
      * Receives the events of the kernel leases behind the handles (keys {@code <name>/w}, {@code
-     * <name>/r/<i>}). Default {@link LockEventListener#NO_OP}.
+     * <name>/r/<i>}; native: {@code <name>}). Default {@link LockEventListener#NO_OP}.
      */
     public Builder listener(LockEventListener listener) {
       this.listener = Objects.requireNonNull(listener, "listener");
@@ -215,6 +221,12 @@ public interface DistributedReadWriteLock extends AutoCloseable {
             "a reader-writer lock needs locking enabled (" + LockingOptions.KEY_ENABLED + ")");
       }
       options.requireValid();
+      if (backend instanceof ReadWriteLeases rw) {
+        Optional<ReadWriteLeases.Views> views = rw.readWriteViews(readerSlots);
+        if (views.isPresent()) {
+          return new NativeReadWriteLock(this, views.get());
+        }
+      }
       return new GenericReadWriteLock(this);
     }
   }

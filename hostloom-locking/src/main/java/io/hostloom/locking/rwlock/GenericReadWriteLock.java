@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class GenericReadWriteLock implements DistributedReadWriteLock {
   // room for "/r/63" behind a name within the kernel's key length
-  private static final int SUFFIX_ROOM = 5;
+  static final int SUFFIX_ROOM = 5;
 
   final DistributedLock kernel;
   final LockBackend backend;
