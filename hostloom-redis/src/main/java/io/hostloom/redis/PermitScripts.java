@@ -32,29 +32,13 @@ final class PermitScripts {
 
   // now in server ms and µs; an entry's value token|data; TTLs of both keys only grow
   private static final String COMMON =
-      """
-      local t = redis.call('TIME')
-      local nowUs = tonumber(t[1]) * 1000000 + tonumber(t[2])
-      local now = math.floor(nowUs / 1000)
-      local function num(x) return string.format('%.0f', x) end
-      local function parse(v)
-        if not v then return '0', '' end
-        local a = string.find(v, '|', 1, true)
-        if not a then return '0', '' end
-        return string.sub(v, 1, a - 1), string.sub(v, a + 1)
-      end
+      EntryScripts.ENTRIES
+          + """
       local function keep(z, h, lease)
         if redis.call('PTTL', z) < tonumber(lease) then
           redis.call('PEXPIRE', z, lease)
           redis.call('PEXPIRE', h, lease)
         end
-      end
-      local function firstHolder(z, h)
-        local f = redis.call('ZRANGEBYSCORE', z, '(' .. num(now), '+inf',
-          'WITHSCORES', 'LIMIT', 0, 1)
-        if #f == 0 then return nil end
-        local token, data = parse(redis.call('HGET', h, 'o:' .. f[1]))
-        return {token, f[1], data, tonumber(f[2]) - now}
       end
       """;
 
@@ -88,7 +72,7 @@ final class PermitScripts {
                 if ARGV[5] ~= '0' and redis.call('PTTL', KEYS[4]) < tonumber(ARGV[5]) then
                   redis.call('SET', KEYS[4], '1', 'PX', ARGV[5])
                 end
-                local f = firstHolder(z, h)
+                local f = firstEntry(z, h, 'o:')
                 return {0, f[1], f[2], f[3], f[4]}
               end
               local used, top = {}, 0
@@ -166,7 +150,7 @@ final class PermitScripts {
           LeaseScripts.PRELUDE
               + COMMON
               + """
-              local f = firstHolder(KEYS[1], KEYS[2])
+              local f = firstEntry(KEYS[1], KEYS[2], 'o:')
               if not f then return {} end
               return f
               """);

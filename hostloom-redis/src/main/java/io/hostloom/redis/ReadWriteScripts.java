@@ -37,17 +37,8 @@ final class ReadWriteScripts {
 
   // now in server ms and µs; a reader's value token|data; TTLs only grow
   private static final String COMMON =
-      """
-      local t = redis.call('TIME')
-      local nowUs = tonumber(t[1]) * 1000000 + tonumber(t[2])
-      local now = math.floor(nowUs / 1000)
-      local function num(x) return string.format('%.0f', x) end
-      local function parse(v)
-        if not v then return '0', '' end
-        local a = string.find(v, '|', 1, true)
-        if not a then return '0', '' end
-        return string.sub(v, 1, a - 1), string.sub(v, a + 1)
-      end
+      EntryScripts.ENTRIES
+          + """
       local function grow(k, lease)
         if redis.call('PTTL', k) < tonumber(lease) then redis.call('PEXPIRE', k, lease) end
       end
@@ -60,13 +51,6 @@ final class ReadWriteScripts {
           return nil
         end
         return {w[2], w[1], w[3], left, w[4]}
-      end
-      local function firstReader(z, h)
-        local f = redis.call('ZRANGEBYSCORE', z, '(' .. num(now), '+inf',
-          'WITHSCORES', 'LIMIT', 0, 1)
-        if #f == 0 then return nil end
-        local token, data = parse(redis.call('HGET', h, 'r:' .. f[1]))
-        return {token, f[1], data, tonumber(f[2]) - now}
       end
       local function purge(z, h)
         local gone = redis.call('ZRANGEBYSCORE', z, '-inf', num(now))
@@ -130,7 +114,7 @@ final class ReadWriteScripts {
               end
               if redis.call('ZCARD', z) >= tonumber(ARGV[6]) then
                 flag(KEYS[4], ARGV[5])
-                return refused(firstReader(z, h))
+                return refused(firstEntry(z, h, 'r:'))
               end
               local token = nextToken(KEYS[3], ARGV[4], h)
               redis.call('ZADD', z, num(now + tonumber(lease)), owner)
@@ -170,7 +154,7 @@ final class ReadWriteScripts {
                 redis.call('HSET', h, 'wo', owner, 'wt', '0', 'wd', ARGV[2], 'ws', 'w', 'we', expiry)
                 grow(h, lease)
                 flag(KEYS[4], ARGV[5])
-                return refused(firstReader(z, h))
+                return refused(firstEntry(z, h, 'r:'))
               end
               local token = nextToken(KEYS[3], ARGV[4], h)
               redis.call('HSET', h, 'wo', owner, 'wt', token, 'wd', ARGV[2], 'ws', 'h', 'we', expiry)
@@ -263,7 +247,7 @@ final class ReadWriteScripts {
           LeaseScripts.PRELUDE
               + COMMON
               + """
-              local f = firstReader(KEYS[1], KEYS[2])
+              local f = firstEntry(KEYS[1], KEYS[2], 'r:')
               if not f then return {} end
               return f
               """);

@@ -278,6 +278,18 @@ public final class RedisLockBackend
         RedisLockBackend::released);
   }
 
+  /**
+   * A native view's release reply ({@code {1}} released, {@code {0}} no live entry of the owner); a
+   * re-sent release's "absent" may describe what its own first run left, so it is in doubt.
+   */
+  static ReleaseOutcome entryReleased(List<Object> r, boolean replayed, String op) {
+    return switch (status(r)) {
+      case 1 -> ReleaseOutcome.succeeded();
+      case 0 -> replayed ? inDoubt(op) : ReleaseOutcome.absent();
+      default -> throw unexpectedReply(op, r);
+    };
+  }
+
   private static ReleaseOutcome released(List<Object> r, boolean replayed) {
     return switch (status(r)) {
       case 1 -> ReleaseOutcome.succeeded();

@@ -94,14 +94,7 @@ final class RedisPermitLeases implements LockBackend {
         List.of(
             layout.permitHoldersKeyOf(lk), layout.permitEntriesKeyOf(lk), layout.waitersKeyOf(lk)),
         List.of(owner, backend.channel(key), backend.announceMode()),
-        (r, replayed) ->
-            switch (RedisLockBackend.status(r)) {
-              case 1 -> ReleaseOutcome.succeeded();
-              // a re-sent release's "absent" may describe what its own first run left
-              case 0 ->
-                  replayed ? RedisLockBackend.inDoubt("permit release") : ReleaseOutcome.absent();
-              default -> throw RedisLockBackend.unexpectedReply("permit release", r);
-            });
+        (r, replayed) -> RedisLockBackend.entryReleased(r, replayed, "permit release"));
   }
 
   /** Not part of the view: the lease engine never replaces. */

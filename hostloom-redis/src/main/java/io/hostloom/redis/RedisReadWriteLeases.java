@@ -106,14 +106,7 @@ final class RedisReadWriteLeases implements LockBackend {
                 layout.readWriteEntriesKeyOf(lk),
                 layout.waitersKeyOf(lk)),
         List.of(owner, backend.channel(key), backend.announceMode()),
-        (r, replayed) ->
-            switch (RedisLockBackend.status(r)) {
-              case 1 -> ReleaseOutcome.succeeded();
-              // a re-sent release's "absent" may describe what its own first run left
-              case 0 ->
-                  replayed ? RedisLockBackend.inDoubt(op("release")) : ReleaseOutcome.absent();
-              default -> throw RedisLockBackend.unexpectedReply(op("release"), r);
-            });
+        (r, replayed) -> RedisLockBackend.entryReleased(r, replayed, op("release")));
   }
 
   /** Not part of the views: the lease engine never replaces. */
