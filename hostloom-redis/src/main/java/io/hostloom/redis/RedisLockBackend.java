@@ -175,10 +175,7 @@ public final class RedisLockBackend
         () -> new NestedMultiOutput<>(CODEC),
         List.of(lk, layout.fenceKeyOf(lk), layout.waitersKeyOf(lk)),
         List.of(owner, data, Long.toString(leaseMs), fenceTtl(leaseMs), waitHorizon(key)),
-        (r, replayed) ->
-            granted(r)
-                ? AcquireOutcome.granted(token(r.get(1)))
-                : AcquireOutcome.held(record(r, 1)));
+        (r, replayed) -> acquired(r));
   }
 
   /**
@@ -278,6 +275,27 @@ public final class RedisLockBackend
         RedisLockBackend::released);
   }
 
+  /** An acquire script's reply: {@code {1, token}} granted, {@code {0, record...}} held. */
+  static AcquireOutcome acquired(List<Object> r) {
+    return granted(r) ? AcquireOutcome.granted(token(r.get(1))) : AcquireOutcome.held(record(r, 1));
+  }
+
+  /** A read script's reply: empty, or the record. */
+  static Optional<LeaseRecord> readRecord(List<Object> r) {
+    return r.isEmpty() ? Optional.empty() : Optional.of(record(r, 0));
+  }
+
+  /**
+   * A native view's extend reply ({@code {1}} extended, {@code {0}} no live entry of the owner).
+   */
+  static ExtendOutcome entryExtended(List<Object> r, String op) {
+    return switch (status(r)) {
+      case 1 -> ExtendOutcome.succeeded();
+      case 0 -> ExtendOutcome.absent();
+      default -> throw unexpectedReply(op, r);
+    };
+  }
+
   /**
    * A native view's release reply ({@code {1}} released, {@code {0}} no live entry of the owner); a
    * re-sent release's "absent" may describe what its own first run left, so it is in doubt.
@@ -336,7 +354,7 @@ public final class RedisLockBackend
         () -> new NestedMultiOutput<>(CODEC),
         List.of(layout.leaseKey(key)),
         List.of(),
-        (r, replayed) -> r.isEmpty() ? Optional.empty() : Optional.of(record(r, 0)));
+        (r, replayed) -> readRecord(r));
   }
 
   @Override

@@ -57,10 +57,7 @@ final class RedisPermitLeases implements LockBackend {
             backend.counterTtl(leaseMs),
             backend.waitHorizon(key),
             count),
-        (r, replayed) ->
-            RedisLockBackend.granted(r)
-                ? AcquireOutcome.granted(RedisLockBackend.token(r.get(1)))
-                : AcquireOutcome.held(RedisLockBackend.record(r, 1)));
+        (r, replayed) -> RedisLockBackend.acquired(r));
   }
 
   @Override
@@ -75,12 +72,7 @@ final class RedisPermitLeases implements LockBackend {
         List.of(
             layout.permitHoldersKeyOf(lk), layout.permitEntriesKeyOf(lk), layout.fenceKeyOf(lk)),
         List.of(owner, Long.toString(leaseMs), backend.counterTtl(leaseMs)),
-        (r, replayed) ->
-            switch (RedisLockBackend.status(r)) {
-              case 1 -> ExtendOutcome.succeeded();
-              case 0 -> ExtendOutcome.absent();
-              default -> throw RedisLockBackend.unexpectedReply("permit extend", r);
-            });
+        (r, replayed) -> RedisLockBackend.entryExtended(r, "permit extend"));
   }
 
   @Override
@@ -116,8 +108,7 @@ final class RedisPermitLeases implements LockBackend {
         () -> new NestedMultiOutput<>(CODEC),
         List.of(layout.permitHoldersKeyOf(lk), layout.permitEntriesKeyOf(lk)),
         List.of(),
-        (r, replayed) ->
-            r.isEmpty() ? Optional.empty() : Optional.of(RedisLockBackend.record(r, 0)));
+        (r, replayed) -> RedisLockBackend.readRecord(r));
   }
 
   @Override

@@ -60,10 +60,7 @@ final class RedisReadWriteLeases implements LockBackend {
         write
             ? List.of(owner, data, ms, ttl, horizon)
             : List.of(owner, data, ms, ttl, horizon, maxReaders),
-        (r, replayed) ->
-            RedisLockBackend.granted(r)
-                ? AcquireOutcome.granted(RedisLockBackend.token(r.get(1)))
-                : AcquireOutcome.held(RedisLockBackend.record(r, 1)));
+        (r, replayed) -> RedisLockBackend.acquired(r));
   }
 
   @Override
@@ -83,12 +80,7 @@ final class RedisReadWriteLeases implements LockBackend {
                 layout.readWriteEntriesKeyOf(lk),
                 layout.fenceKeyOf(lk)),
         args,
-        (r, replayed) ->
-            switch (RedisLockBackend.status(r)) {
-              case 1 -> ExtendOutcome.succeeded();
-              case 0 -> ExtendOutcome.absent();
-              default -> throw RedisLockBackend.unexpectedReply(op("extend"), r);
-            });
+        (r, replayed) -> RedisLockBackend.entryExtended(r, op("extend")));
   }
 
   @Override
@@ -130,8 +122,7 @@ final class RedisReadWriteLeases implements LockBackend {
             ? List.of(layout.readWriteEntriesKeyOf(lk))
             : List.of(layout.readWriteReadersKeyOf(lk), layout.readWriteEntriesKeyOf(lk)),
         List.of(),
-        (r, replayed) ->
-            r.isEmpty() ? Optional.empty() : Optional.of(RedisLockBackend.record(r, 0)));
+        (r, replayed) -> RedisLockBackend.readRecord(r));
   }
 
   @Override
