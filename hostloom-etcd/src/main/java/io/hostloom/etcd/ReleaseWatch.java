@@ -184,7 +184,13 @@ final class ReleaseWatch implements AutoCloseable {
 
   /** A wait woken by a delete or replace of {@code key} newer than what this backend has seen. */
   CompletableFuture<Boolean> await(String key, Duration maxWait) {
-    return waits.await(key, maxWait, seen.get());
+    boolean confirmedBefore = up;
+    CompletableFuture<Boolean> wait = waits.await(key, maxWait, seen.get());
+    if (!confirmedBefore && up) {
+      // the confirmation's sweep may have run before this wait was in the registry
+      wait.complete(true);
+    }
+    return wait;
   }
 
   /** Closes the watch (one being opened too) and ends every wait with {@code false}. */

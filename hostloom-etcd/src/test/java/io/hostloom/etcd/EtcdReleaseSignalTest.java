@@ -2,6 +2,8 @@ package io.hostloom.etcd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.Watch;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.testkit.TestTiming;
 import io.hostloom.testkit.capability.ReleaseSignalSuite;
@@ -46,17 +48,40 @@ class EtcdReleaseSignalTest extends ReleaseSignalSuite {
   }
 
   @Test
-  void theWatchIsConfirmedWithoutAnyWaitAndAWaitBeforeThatWakesAtIt() {
+  void theWatchIsConfirmedWithoutAnyWait() {
     try (EtcdLockBackend b =
         EtcdLockBackend.builder().endpoints(EtcdServerProcess.shared().endpoint()).build()) {
-      CompletableFuture<Boolean> early = b.awaitRelease(key("early"), LONG);
       TestTiming.await(
           "the release watch is confirmed", b::releaseSignalUp, Duration.ofSeconds(10));
+      assertThat(b.releaseWaiters()).isZero();
+    }
+  }
+
+  @Test
+  void aWaitThatBeganBeforeTheConfirmationWakesAtIt() {
+    CompletableFuture<Void> confirm = new CompletableFuture<>();
+    try (Client real = Client.builder().endpoints(EtcdServerProcess.shared().endpoint()).build();
+        EtcdLockBackend b =
+            EtcdLockBackend.builder().client(confirmationHeld(real, confirm)).build()) {
+      CompletableFuture<Boolean> early = b.awaitRelease(key("early"), LONG);
+      assertThat(b.releaseSignalUp()).as("the confirmation is held back").isFalse();
+      confirm.complete(null);
       assertThat(TestTiming.get(early, Duration.ofSeconds(10)))
           .as("a wait that began before the watch was confirmed wakes at the confirmation")
           .isTrue();
-      assertThat(b.releaseWaiters()).isZero();
+      assertThat(b.releaseSignalUp()).isTrue();
+      TestTiming.await(
+          "the woken wait is gone", () -> b.releaseWaiters() == 0, Duration.ofSeconds(10));
     }
+  }
+
+  /** {@code real}, with etcd's confirmation of each watch held back until {@code confirm}. */
+  private static Client confirmationHeld(Client real, CompletableFuture<Void> confirm) {
+    Watch held = JetcdProxies.holdingConfirmation(real.getWatchClient(), confirm);
+    return JetcdProxies.proxy(
+        Client.class,
+        (p, m, args) ->
+            m.getName().equals("getWatchClient") ? held : JetcdProxies.call(real, m, args));
   }
 
   @Test

@@ -6,6 +6,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -53,6 +54,33 @@ final class JetcdProxies {
                 }
                 return call(w, wm, wargs);
               });
+        });
+  }
+
+  /**
+   * {@code watch}, holding back each watcher's created-notify (etcd's confirmation) until {@code
+   * confirm} completes; every other response passes at once.
+   */
+  static Watch holdingConfirmation(Watch watch, CompletableFuture<Void> confirm) {
+    return proxy(
+        Watch.class,
+        (p, m, args) -> {
+          if (m.getName().equals("watch") && args[args.length - 1] instanceof Watch.Listener l) {
+            Object[] held = args.clone();
+            held[args.length - 1] =
+                Watch.listener(
+                    r -> {
+                      if (r.isCreatedNotify()) {
+                        var unused = confirm.thenRun(() -> l.onNext(r));
+                      } else {
+                        l.onNext(r);
+                      }
+                    },
+                    l::onError,
+                    l::onCompleted);
+            return call(watch, m, held);
+          }
+          return call(watch, m, args);
         });
   }
 }
