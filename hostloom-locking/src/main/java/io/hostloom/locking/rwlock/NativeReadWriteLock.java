@@ -16,6 +16,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * The native {@link DistributedReadWriteLock}, over a backend's {@link ReadWriteLeases} views: one
@@ -108,18 +109,7 @@ final class NativeReadWriteLock implements DistributedReadWriteLock {
   public ReadWriteHandle acquireWrite(String name, LockOptions o) {
     check(name, o);
     WaitingWriters.Writer w = WaitingWriters.begin();
-    LockHandle h;
-    try {
-      h = writes.acquire(name, o);
-    } catch (LockNotAcquiredException e) {
-      awaitCleanup(writers.gaveUp(w));
-      throw e;
-    } catch (RuntimeException e) {
-      var unused = writers.gaveUp(w); // interrupted, failed or closed: clean up in the background
-      throw e;
-    } finally {
-      WaitingWriters.started();
-    }
+    LockHandle h = startWrite(w, () -> writes.acquire(name, o));
     writers.granted(w);
     return handle(h, name, Mode.WRITE);
   }
@@ -128,15 +118,7 @@ final class NativeReadWriteLock implements DistributedReadWriteLock {
   public Optional<ReadWriteHandle> tryAcquireWrite(String name, LockOptions o) {
     check(name, o);
     WaitingWriters.Writer w = WaitingWriters.begin();
-    Optional<LockHandle> h;
-    try {
-      h = writes.tryAcquire(name, o);
-    } catch (RuntimeException e) {
-      var unused = writers.gaveUp(w);
-      throw e;
-    } finally {
-      WaitingWriters.started();
-    }
+    Optional<LockHandle> h = startWrite(w, () -> writes.tryAcquire(name, o));
     if (h.isEmpty()) {
       awaitCleanup(writers.gaveUp(w));
       return Optional.empty();
@@ -150,16 +132,27 @@ final class NativeReadWriteLock implements DistributedReadWriteLock {
       String name, LockOptions o) {
     check(name, o);
     WaitingWriters.Writer w = WaitingWriters.begin();
-    CompletableFuture<Optional<LockHandle>> k;
+    return relay(startWrite(w, () -> writes.tryAcquireAsync(name, o)), name, Mode.WRITE, w);
+  }
+
+  /**
+   * Runs {@code attempt} as writer {@code w}'s start. When it throws, {@code w}'s waiting entry is
+   * given up: a "not acquired" is thrown once that is done (so the caller does not meet its own
+   * entry), any other failure (interrupted, failed, closed) at once, the clean-up going on in the
+   * background.
+   */
+  private <T> T startWrite(WaitingWriters.Writer w, Supplier<T> attempt) {
     try {
-      k = writes.tryAcquireAsync(name, o);
+      return attempt.get();
+    } catch (LockNotAcquiredException e) {
+      awaitCleanup(writers.gaveUp(w));
+      throw e;
     } catch (RuntimeException e) {
       var unused = writers.gaveUp(w);
       throw e;
     } finally {
       WaitingWriters.started();
     }
-    return relay(k, name, Mode.WRITE, w);
   }
 
   /**
