@@ -73,16 +73,37 @@ final class ChildCommand {
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .start();
-        if (kill.waitFor(5, TimeUnit.SECONDS) && kill.exitValue() == 0) {
+        if (exitedWithin(kill, Duration.ofSeconds(5)) && kill.exitValue() == 0) {
           return;
         }
       } catch (IOException e) {
         // no kill(1): fall back to SIGTERM
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
       }
     }
     process.destroy();
+  }
+
+  /**
+   * Waits for {@code p} within {@code bound}, through interrupts: the supervisor's thread may carry
+   * the interrupt that announced this very signal, which must not turn a SIGINT into the SIGTERM
+   * fallback. The interrupt status is restored afterwards.
+   */
+  private static boolean exitedWithin(Process p, Duration bound) {
+    long deadline = System.nanoTime() + bound.toNanos();
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return p.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   /**
