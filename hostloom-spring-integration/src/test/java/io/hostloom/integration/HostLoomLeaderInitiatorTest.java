@@ -136,6 +136,7 @@ class HostLoomLeaderInitiatorTest {
     await(() -> a.initiator.getContext().isLeader());
     b.initiator.start();
     long first = a.initiator.getContext().term();
+    await(() -> a.grantedTerm() == first); // the candidate was told, while it led
     a.initiator.stop();
     assertThat(a.initiator.isRunning()).isFalse();
     assertThat(a.calls).containsExactly("granted:" + first + ":true", "revoked:" + first);
