@@ -2,14 +2,10 @@ package io.hostloom.springboot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hostloom.locking.memory.InMemoryLockBackend;
-import io.hostloom.locking.spi.BackendWarmUp;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.LockBackendException;
-import io.hostloom.locking.spi.support.DelegatingLockBackend;
+import io.hostloom.testkit.capability.WarmingBackend;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -19,28 +15,6 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
  * or unfinished warm-up is logged and start-up goes on; {@code enabled=false} skips it.
  */
 class BackendWarmUpAtStartupTest {
-  /** An in-memory backend whose warm-up answers what the test says, counting the calls. */
-  static final class WarmingBackend extends DelegatingLockBackend implements BackendWarmUp {
-    final LockBackend memory = new InMemoryLockBackend();
-    final AtomicInteger warmUps = new AtomicInteger();
-    final Supplier<CompletableFuture<Void>> answer;
-
-    WarmingBackend(Supplier<CompletableFuture<Void>> answer) {
-      this.answer = answer;
-    }
-
-    @Override
-    protected LockBackend delegate() {
-      return memory;
-    }
-
-    @Override
-    public CompletableFuture<Void> warmUp() {
-      warmUps.incrementAndGet();
-      return answer.get();
-    }
-  }
-
   private final ApplicationContextRunner runner =
       new ApplicationContextRunner()
           .withConfiguration(AutoConfigurations.of(HostLoomAutoConfiguration.class))
@@ -52,12 +26,12 @@ class BackendWarmUpAtStartupTest {
 
   @Test
   void startUpWarmsTheBackendUpOnce() {
-    WarmingBackend b = new WarmingBackend(() -> CompletableFuture.completedFuture(null));
+    WarmingBackend b = WarmingBackend.succeeding();
     with(b)
         .run(
             ctx -> {
               assertThat(ctx).hasNotFailed();
-              assertThat(b.warmUps).hasValue(1);
+              assertThat(b.warmUps()).isEqualTo(1);
             });
   }
 
@@ -72,7 +46,7 @@ class BackendWarmUpAtStartupTest {
         .run(
             ctx -> {
               assertThat(ctx).hasNotFailed();
-              assertThat(b.warmUps).hasValue(1);
+              assertThat(b.warmUps()).isEqualTo(1);
             });
   }
 
@@ -84,25 +58,25 @@ class BackendWarmUpAtStartupTest {
         .run(
             ctx -> {
               assertThat(ctx).hasNotFailed();
-              assertThat(b.warmUps).hasValue(1);
+              assertThat(b.warmUps()).isEqualTo(1);
             });
   }
 
   @Test
   void disabledSkipsTheWarmUp() {
-    WarmingBackend b = new WarmingBackend(() -> CompletableFuture.completedFuture(null));
+    WarmingBackend b = WarmingBackend.succeeding();
     with(b)
         .withPropertyValues("hostloom.warm-up.enabled=false")
         .run(
             ctx -> {
               assertThat(ctx).hasNotFailed();
-              assertThat(b.warmUps).hasValue(0);
+              assertThat(b.warmUps()).isEqualTo(0);
             });
   }
 
   @Test
   void aNegativeTimeoutFailsStartUp() {
-    WarmingBackend b = new WarmingBackend(() -> CompletableFuture.completedFuture(null));
+    WarmingBackend b = WarmingBackend.succeeding();
     with(b)
         .withPropertyValues("hostloom.warm-up.timeout=-1s")
         .run(ctx -> assertThat(ctx).hasFailed());

@@ -23,6 +23,9 @@
  *   <li>{@link io.hostloom.locking.spi.support.CallerWaits}: whether the calling thread blocks on
  *       the call it makes (the kernel's blocking forms, the WOPI provider), so a backend whose
  *       client blocks anyway may run it on that thread instead of a worker;
+ *   <li>{@link io.hostloom.locking.spi.support.StartupWarmUp}: {@code hostloom.warm-up.*} at a
+ *       framework's start-up (every backend that can warmed up at once, within one timeout, a
+ *       failure logged and start-up going on), for the Spring Boot, Quarkus and Micronaut modules;
  *   <li>{@link io.hostloom.locking.spi.support.DelegatingLockBackend}: the five operations
  *       forwarded to another backend, for a public backend class around such a generic one (and the
  *       kernel's test decorators).
