@@ -144,13 +144,32 @@ public final class LockTable {
         sql.append(line).append('\n');
       }
     }
+    // a ';' inside a dollar-quoted function body ($$ ... $$) does not end the statement
     List<String> statements = new ArrayList<>();
-    for (String statement : sql.toString().split(";", -1)) {
-      if (!statement.isBlank()) {
-        statements.add(statement.strip());
+    String[] parts = sql.toString().split("\\$\\$", -1);
+    StringBuilder statement = new StringBuilder();
+    for (int i = 0; i < parts.length; i++) {
+      if (i % 2 == 1) {
+        statement.append("$$").append(parts[i]).append("$$");
+        continue;
+      }
+      String[] pieces = parts[i].split(";", -1);
+      for (int j = 0; j < pieces.length; j++) {
+        statement.append(pieces[j]);
+        if (j < pieces.length - 1) {
+          add(statements, statement);
+        }
       }
     }
+    add(statements, statement);
     return statements;
+  }
+
+  private static void add(List<String> statements, StringBuilder statement) {
+    if (!statement.toString().isBlank()) {
+      statements.add(statement.toString().strip());
+    }
+    statement.setLength(0);
   }
 
   /** The text of a shipped class path resource (a DDL template). */
