@@ -39,14 +39,14 @@ final class PostgresViews implements ViewDialect {
     extend =
         """
         UPDATE {E} AS e SET expires_at = STATEMENT_TIMESTAMP() + ?::BIGINT * INTERVAL '1 millisecond'
-        WHERE e.view_key = ? AND e.role = ?::CHAR AND e.owner = ?
+        WHERE e.view_key = ? AND e.role = ?::CHAR AND e.owner_hash = SHA256(CONVERT_TO(?, 'UTF8'))
           AND e.expires_at > STATEMENT_TIMESTAMP() AND e.fencing_token <> 0
         RETURNING TRUE"""
             .replace("{E}", entries);
     String delete =
         """
         DELETE FROM {E} AS e
-        WHERE e.view_key = ? AND e.role = ?::CHAR AND e.owner = ?
+        WHERE e.view_key = ? AND e.role = ?::CHAR AND e.owner_hash = SHA256(CONVERT_TO(?, 'UTF8'))
           AND e.expires_at > STATEMENT_TIMESTAMP()
         RETURNING e.view_key"""
             .replace("{E}", entries);

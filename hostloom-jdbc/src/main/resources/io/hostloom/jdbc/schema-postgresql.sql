@@ -31,17 +31,19 @@ CREATE TABLE IF NOT EXISTS "${schema}"."${table}_view_keys" (
 );
 
 -- One row per entry: role 'r' a reader, 'w' the writer (fencing_token 0 while waiting), 'p' a
--- permit (permits: the count it was granted with). An entry whose expires_at is at or before the
+-- permit (permits: the count it was granted with); owner_hash = SHA-256 of the owner, so a long
+-- owner fits the primary key's index. An entry whose expires_at is at or before the
 -- database's STATEMENT_TIMESTAMP() is expired: never counted, deleted by the key's next grant.
 CREATE TABLE IF NOT EXISTS "${schema}"."${table}_view_entries" (
   view_key      TEXT        COLLATE "C" NOT NULL,
   role          CHAR(1)     NOT NULL,
+  owner_hash    BYTEA       NOT NULL,
   owner         TEXT        NOT NULL,
   data          TEXT        NOT NULL,
   fencing_token BIGINT      NOT NULL,
   permits       INTEGER     NOT NULL,
   expires_at    TIMESTAMPTZ NOT NULL,
-  PRIMARY KEY (view_key, role, owner)
+  PRIMARY KEY (view_key, role, owner_hash)
 );
 
 -- A view's acquire: one call, one round trip. p_role 'r' read, 'w' write, 'p' permit; p_max the
@@ -57,6 +59,7 @@ LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
   v_now TIMESTAMPTZ := STATEMENT_TIMESTAMP();
   v_expires TIMESTAMPTZ := STATEMENT_TIMESTAMP() + p_lease_ms * INTERVAL '1 millisecond';
+  v_hash BYTEA := SHA256(CONVERT_TO(p_owner, 'UTF8'));
   v_kind CHAR := CASE WHEN p_role = 'p' THEN 'p' ELSE 'r' END;
   v_roles CHAR[] := CASE WHEN p_role = 'p' THEN ARRAY['p']::CHAR[] ELSE ARRAY['r', 'w']::CHAR[] END;
   v_last BIGINT;
@@ -82,7 +85,7 @@ BEGIN
   LOOP
     -- the owner's own live entry (a holding one for the writer): refreshed, token and data kept
     UPDATE "${schema}"."${table}_view_entries" AS e SET expires_at = v_expires
-    WHERE e.view_key = p_key AND e.role = p_role AND e.owner = p_owner AND e.fencing_token <> 0
+    WHERE e.view_key = p_key AND e.role = p_role AND e.owner_hash = v_hash AND e.fencing_token <> 0
     RETURNING e.fencing_token INTO v_token;
     IF FOUND THEN
       RETURN QUERY SELECT TRUE, p_owner, p_data, v_token, 0::BIGINT;
@@ -97,8 +100,8 @@ BEGIN
                         WHERE e.view_key = p_key AND e.role = 'p');
         v_token := v_last + 1 + (((v_slot - (v_last + 1)) % p_max) + p_max) % p_max;
         INSERT INTO "${schema}"."${table}_view_entries" AS e
-          (view_key, role, owner, data, fencing_token, permits, expires_at)
-        VALUES (p_key, 'p', p_owner, p_data, v_token, p_max, v_expires);
+          (view_key, role, owner_hash, owner, data, fencing_token, permits, expires_at)
+        VALUES (p_key, 'p', v_hash, p_owner, p_data, v_token, p_max, v_expires);
       END IF;
     ELSIF p_role = 'r' THEN
       PERFORM 1 FROM "${schema}"."${table}_view_entries" AS e WHERE e.view_key = p_key AND e.role = 'w';
@@ -108,13 +111,13 @@ BEGIN
         IF v_count < p_max THEN
           v_token := v_last + 1;
           INSERT INTO "${schema}"."${table}_view_entries" AS e
-            (view_key, role, owner, data, fencing_token, permits, expires_at)
-          VALUES (p_key, 'r', p_owner, p_data, v_token, 0, v_expires);
+            (view_key, role, owner_hash, owner, data, fencing_token, permits, expires_at)
+          VALUES (p_key, 'r', v_hash, p_owner, p_data, v_token, 0, v_expires);
         END IF;
       END IF;
     ELSE
       PERFORM 1 FROM "${schema}"."${table}_view_entries" AS e
-      WHERE e.view_key = p_key AND e.role = 'w' AND e.owner <> p_owner;
+      WHERE e.view_key = p_key AND e.role = 'w' AND e.owner_hash <> v_hash;
       IF NOT FOUND THEN
         PERFORM 1 FROM "${schema}"."${table}_view_entries" AS e WHERE e.view_key = p_key AND e.role = 'r';
         v_other := FOUND;
@@ -123,9 +126,9 @@ BEGIN
         END IF;
         -- readers live: the owner's entry waits (token 0), and no reader is granted meanwhile
         INSERT INTO "${schema}"."${table}_view_entries" AS e
-          (view_key, role, owner, data, fencing_token, permits, expires_at)
-        VALUES (p_key, 'w', p_owner, p_data, COALESCE(v_token, 0), 0, v_expires)
-        ON CONFLICT (view_key, role, owner) DO UPDATE
+          (view_key, role, owner_hash, owner, data, fencing_token, permits, expires_at)
+        VALUES (p_key, 'w', v_hash, p_owner, p_data, COALESCE(v_token, 0), 0, v_expires)
+        ON CONFLICT (view_key, role, owner_hash) DO UPDATE
           SET data = excluded.data, fencing_token = excluded.fencing_token,
             expires_at = excluded.expires_at;
       END IF;
@@ -143,7 +146,7 @@ BEGIN
       ((EXTRACT(EPOCH FROM e.expires_at) - EXTRACT(EPOCH FROM CLOCK_TIMESTAMP())) * 1000000)::BIGINT
     FROM "${schema}"."${table}_view_entries" AS e
     WHERE e.view_key = p_key AND e.role = ANY (v_roles)
-      AND NOT (p_role = 'w' AND e.role = 'w' AND e.owner = p_owner)
+      AND NOT (p_role = 'w' AND e.role = 'w' AND e.owner_hash = v_hash)
     ORDER BY e.role = 'w' DESC, e.expires_at, e.owner LIMIT 1;
     IF FOUND THEN
       RETURN;

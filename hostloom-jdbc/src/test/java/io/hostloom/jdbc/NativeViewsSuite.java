@@ -144,6 +144,31 @@ abstract class NativeViewsSuite {
         .isEmpty();
   }
 
+  /** Owners and data of the backend's longest length (no two alike), in every view. */
+  @Test
+  void longestOwnersAndDataRoundTrip() {
+    java.util.Random random = new java.util.Random(7);
+    StringBuilder b = new StringBuilder();
+    while (b.length() < JdbcLockBackend.MAX_VALUE_LENGTH) {
+      b.append((char) ('a' + random.nextInt(26)));
+    }
+    String owner = b.toString();
+    String other = owner.substring(1) + "\u0000";
+    String key = key();
+    ReadWriteLeases.Views v = counted.readWriteViews(1).orElseThrow();
+    long r = await(v.read().acquire(key, owner, owner, LONG)).fencingToken();
+    AcquireOutcome refused = await(v.read().acquire(key, other, "", LONG));
+    assertThat(refused.holder().orElseThrow().owner()).isEqualTo(owner);
+    assertThat(refused.holder().orElseThrow().data()).isEqualTo(owner);
+    assertThat(refused.holder().orElseThrow().fencingToken()).isEqualTo(r);
+    assertThat(await(v.read().release(key, owner)).released()).isTrue();
+    LockBackend permits = counted.permitView(1).orElseThrow();
+    assertThat(await(permits.acquire(key, other, other, LONG)).granted()).isTrue();
+    assertThat(await(permits.read(key)).orElseThrow().owner()).isEqualTo(other);
+    assertThat(await(permits.extend(key, other, LONG)).extended()).isTrue();
+    assertThat(await(permits.release(key, other)).released()).isTrue();
+  }
+
   @Test
   void aCrashedWaitersEntryExpiresOnTheServerClock() {
     ReadWriteLeases.Views v = counted.readWriteViews(4).orElseThrow();
