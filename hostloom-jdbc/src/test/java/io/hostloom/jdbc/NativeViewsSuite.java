@@ -234,9 +234,9 @@ abstract class NativeViewsSuite {
     assertThat(await(v.write().acquire(key, "w", "", LONG)).granted()).isTrue();
     assertThat(await(permits.acquire(key, "p", "1", LONG)).granted()).isTrue();
     JdbcLockBackend peer = open(builder(pool()).build());
+    pauseForListener(peer); // a (re)connecting listener wakes every wait: not this test's signal
     CompletableFuture<Boolean> wait = peer.awaitRelease(key, LONG);
     TestTiming.await("the wait is set up", () -> peer.unobservedReleaseWaits() == 0, WAIT);
-    pauseForListener(peer);
     assertThat(await(v.write().release(key, "w")).released()).isTrue();
     assertThat(TestTiming.get(wait, WAIT)).as("a writer's release").isTrue();
     CompletableFuture<Boolean> again = peer.awaitRelease(key, LONG);
