@@ -87,8 +87,10 @@ import javax.sql.DataSource;
  *
  * <p>Also a {@link BackendHealthProbe} (one bounded query against the table), a {@link
  * BackendWarmUp} (the same query, on a worker) and a {@link ReleaseSignal} (PostgreSQL's
- * LISTEN/NOTIFY, MariaDB's polling, when {@linkplain Builder#releaseNotifications enabled}). {@link
- * #close()} releases the backend's threads but never closes the {@code DataSource}.
+ * LISTEN/NOTIFY, MariaDB's polling, when {@linkplain Builder#releaseNotifications enabled}), and it
+ * offers native semaphores and reader-writer locks ({@link PermitLeases}, {@link ReadWriteLeases}:
+ * one call per grant on tables of the shipped DDL). {@link #close()} releases the backend's threads
+ * but never closes the {@code DataSource}.
  */
 public final class JdbcLockBackend
     implements LockBackend,
@@ -253,7 +255,8 @@ public final class JdbcLockBackend
    * <p>On PostgreSQL: each operation of either view is one call (one round trip) on the entry
    * tables of the shipped DDL ({@code <table>_view_keys}, {@code <table>_view_entries} and the
    * function {@code <table>_view_acquire}; see the module README), and a release is announced like
-   * the lock's when notifications are on. On MariaDB: empty (the generic construction).
+   * the lock's when notifications are on. On MariaDB: the same tables, and stored procedures for
+   * acquire and extend (one {@code CALL} each); releases are seen by the release polling.
    */
   @Override
   public Optional<ReadWriteLeases.Views> readWriteViews(int maxReaders) {
@@ -271,7 +274,7 @@ public final class JdbcLockBackend
    *
    * <p>On PostgreSQL: each operation is one call (one round trip) on the entry tables of the
    * shipped DDL (see {@link #readWriteViews} and the module README); the slot is the token modulo
-   * {@code permits}. On MariaDB: empty (the generic construction).
+   * {@code permits}. On MariaDB: the same, through its stored procedures.
    */
   @Override
   public Optional<LockBackend> permitView(int permits) {
