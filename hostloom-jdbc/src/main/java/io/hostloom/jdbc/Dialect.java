@@ -41,6 +41,11 @@ interface Dialect {
   /** Deletes rows that ended at least {@code ageMillis} ago; answers how many. */
   Call<Integer> purgeExpired(long ageMillis);
 
+  /** The native views' statements, or null when this engine keeps the generic constructions. */
+  default ViewDialect views() {
+    return null;
+  }
+
   /** A statement that fails unless the table is readable; no parameters, no rows. */
   String probe();
 

@@ -9,6 +9,8 @@ import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.LockBackendException;
+import io.hostloom.locking.spi.PermitLeases;
+import io.hostloom.locking.spi.ReadWriteLeases;
 import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.ReplaceOutcome;
@@ -85,11 +87,19 @@ import javax.sql.DataSource;
  *
  * <p>Also a {@link BackendHealthProbe} (one bounded query against the table), a {@link
  * BackendWarmUp} (the same query, on a worker) and a {@link ReleaseSignal} (PostgreSQL's
- * LISTEN/NOTIFY, MariaDB's polling, when {@linkplain Builder#releaseNotifications enabled}). {@link
- * #close()} releases the backend's threads but never closes the {@code DataSource}.
+ * LISTEN/NOTIFY, MariaDB's polling, when {@linkplain Builder#releaseNotifications enabled}), and it
+ * offers native semaphores and reader-writer locks ({@link PermitLeases}, {@link ReadWriteLeases}:
+ * one call per grant on tables of the shipped DDL). {@link #close()} releases the backend's threads
+ * but never closes the {@code DataSource}.
  */
 public final class JdbcLockBackend
-    implements LockBackend, BackendHealthProbe, BackendWarmUp, ReleaseSignal, AutoCloseable {
+    implements LockBackend,
+        BackendHealthProbe,
+        BackendWarmUp,
+        ReleaseSignal,
+        ReadWriteLeases,
+        PermitLeases,
+        AutoCloseable {
 
   /** Longest key accepted, in UTF-16 units (the SPI's limit). */
   public static final int MAX_KEY_LENGTH = SpiLimits.MAX_KEY_LENGTH;
@@ -124,6 +134,7 @@ public final class JdbcLockBackend
   private final LockTable table;
   private final SqlDialect dialectName;
   private final Dialect dialect;
+  private final ViewDialect views; // null: this engine keeps semaphores and RW locks generic
   private final Duration commandTimeout;
   private final StatementRunner runner;
   private final ScheduledThreadPoolExecutor timer;
@@ -136,6 +147,7 @@ public final class JdbcLockBackend
     this.table = b.table;
     this.dialectName = b.dialect;
     this.dialect = b.dialect.create(b.table);
+    this.views = dialect.views();
     this.commandTimeout = b.commandTimeout;
     this.timer = new ScheduledThreadPoolExecutor(1, daemonThreads("hostloom-jdbc-timer"));
     timer.setRemoveOnCancelPolicy(true);
@@ -235,6 +247,52 @@ public final class JdbcLockBackend
   @Override
   public CompletableFuture<Optional<LeaseRecord>> read(String key) {
     return run("read", dialect.read(storedKey(key)));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>On PostgreSQL: each operation of either view is one call (one round trip) on the entry
+   * tables of the shipped DDL ({@code <table>_view_keys}, {@code <table>_view_entries} and the
+   * function {@code <table>_view_acquire}; see the module README), and a release is announced like
+   * the lock's when notifications are on. On MariaDB: the same tables, and stored procedures for
+   * acquire and extend (one {@code CALL} each); releases are seen by the release polling.
+   */
+  @Override
+  public Optional<ReadWriteLeases.Views> readWriteViews(int maxReaders) {
+    positive("maxReaders", maxReaders);
+    return views == null
+        ? Optional.empty()
+        : Optional.of(
+            new ReadWriteLeases.Views(
+                new JdbcViewLeases(this, views, ViewDialect.Role.READ, maxReaders),
+                new JdbcViewLeases(this, views, ViewDialect.Role.WRITE, maxReaders)));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>On PostgreSQL: each operation is one call (one round trip) on the entry tables of the
+   * shipped DDL (see {@link #readWriteViews} and the module README); the slot is the token modulo
+   * {@code permits}. On MariaDB: the same, through its stored procedures.
+   */
+  @Override
+  public Optional<LockBackend> permitView(int permits) {
+    positive("permits", permits);
+    return views == null
+        ? Optional.empty()
+        : Optional.of(new JdbcViewLeases(this, views, ViewDialect.Role.PERMIT, permits));
+  }
+
+  private static void positive(String what, int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException(what + " must be positive but was " + n);
+    }
+  }
+
+  /** Whether releases announce their key (notifications on). */
+  boolean notifiesReleases() {
+    return releaseWaits != null;
   }
 
   /**
@@ -404,7 +462,7 @@ public final class JdbcLockBackend
     return "JdbcLockBackend[table=" + table + ", commandTimeout=" + commandTimeout + "]";
   }
 
-  private <T> CompletableFuture<T> run(String op, Dialect.Call<T> call) {
+  <T> CompletableFuture<T> run(String op, Dialect.Call<T> call) {
     if (closed.get()) {
       return CompletableFuture.failedFuture(
           LockBackendException.unavailable(op + " failed: backend closed", null));
@@ -450,17 +508,17 @@ public final class JdbcLockBackend
     }
   }
 
-  private static String storedKey(String key) {
+  static String storedKey(String key) {
     ARGUMENTS.key(key);
     return StoredText.key(key);
   }
 
-  private static String storedOwner(String owner) {
+  static String storedOwner(String owner) {
     ARGUMENTS.owner(owner, "owner");
     return StoredText.escape(owner);
   }
 
-  private static String storedData(String data) {
+  static String storedData(String data) {
     ARGUMENTS.data(data, "data");
     return StoredText.escape(data);
   }

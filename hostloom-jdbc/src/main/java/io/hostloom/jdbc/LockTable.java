@@ -136,21 +136,57 @@ public final class LockTable {
     return statements(ddl(dialect));
   }
 
-  /** A DDL script as single statements, comments removed. */
+  /**
+   * A DDL script as single statements, comments removed. A ';' does not end a statement inside a
+   * dollar-quoted body ({@code $$ ... $$}, PostgreSQL) nor inside a MariaDB routine, which runs
+   * from a line starting {@code CREATE OR REPLACE PROCEDURE} to a line that is exactly {@code
+   * END;}.
+   */
   static List<String> statements(String script) {
     StringBuilder sql = new StringBuilder();
+    boolean routine = false;
     for (String line : script.lines().toList()) {
-      if (!line.strip().startsWith("--")) {
-        sql.append(line).append('\n');
+      if (line.strip().startsWith("--")) {
+        continue;
+      }
+      if (line.startsWith("CREATE OR REPLACE PROCEDURE")) {
+        routine = true;
+      }
+      if (routine && line.equals("END;")) {
+        routine = false;
+        sql.append("END;\n");
+      } else {
+        sql.append(routine ? line.replace(';', ROUTINE_SEMICOLON) : line).append('\n');
       }
     }
+    // a ';' inside a dollar-quoted function body ($$ ... $$) does not end the statement
     List<String> statements = new ArrayList<>();
-    for (String statement : sql.toString().split(";", -1)) {
-      if (!statement.isBlank()) {
-        statements.add(statement.strip());
+    String[] parts = sql.toString().split("\\$\\$", -1);
+    StringBuilder statement = new StringBuilder();
+    for (int i = 0; i < parts.length; i++) {
+      if (i % 2 == 1) {
+        statement.append("$$").append(parts[i]).append("$$");
+        continue;
+      }
+      String[] pieces = parts[i].split(";", -1);
+      for (int j = 0; j < pieces.length; j++) {
+        statement.append(pieces[j]);
+        if (j < pieces.length - 1) {
+          add(statements, statement);
+        }
       }
     }
+    add(statements, statement);
     return statements;
+  }
+
+  private static final char ROUTINE_SEMICOLON = '\u0002';
+
+  private static void add(List<String> statements, StringBuilder statement) {
+    if (!statement.toString().isBlank()) {
+      statements.add(statement.toString().strip().replace(ROUTINE_SEMICOLON, ';'));
+    }
+    statement.setLength(0);
   }
 
   /** The text of a shipped class path resource (a DDL template). */

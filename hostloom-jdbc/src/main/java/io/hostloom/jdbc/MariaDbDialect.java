@@ -138,11 +138,18 @@ final class MariaDbDialect implements Dialect {
 
     probe = sql("SELECT 1 FROM {T} WHERE 1 = 0");
 
+    // with the digest of the key's view entries (count and token sum): any change of them, a
+    // release among others, is a change polling announces (a grant too: a spurious wake at worst)
     releaseState =
         sql(
             """
-            SELECT fencing_token, expires_at = {ENDED}, TIMESTAMPDIFF(MICROSECOND, acquired_at, {NOW})
-            FROM {T} WHERE lock_key = ?""");
+            SELECT l.fencing_token, l.expires_at = {ENDED},
+              TIMESTAMPDIFF(MICROSECOND, l.acquired_at, {NOW}), v.digest
+            FROM (SELECT CONCAT(COUNT(*), ':', COALESCE(SUM(e.fencing_token), 0)) AS digest,
+                COUNT(*) AS n
+              FROM {E} AS e WHERE e.view_key = ?) AS v
+            LEFT JOIN {T} AS l ON l.lock_key = ?
+            WHERE l.lock_key IS NOT NULL OR v.n > 0""");
   }
 
   /** Fills in the names and the shared expressions, longest placeholders first. */
@@ -162,6 +169,7 @@ final class MariaDbDialect implements Dialect {
         .replace("{NEXT}", "NEXTVAL({SEQ})")
         .replace("{NOW}", "UTC_TIMESTAMP(6)")
         .replace("{SEQ}", qualifiedSequence)
+        .replace("{E}", qualified(table, table.table() + "_view_entries"))
         .replace("{T}", qualifiedTable);
   }
 
@@ -317,13 +325,21 @@ final class MariaDbDialect implements Dialect {
   Call<Optional<PollingReleaseWatcher.State>> releaseState(String key) {
     return new Call<>(
         releaseState,
-        s -> s.setString(1, key),
+        s -> {
+          s.setString(1, key);
+          s.setString(2, key);
+        },
         rows ->
             rows.next()
                 ? Optional.of(
                     new PollingReleaseWatcher.State(
-                        rows.getLong(1), rows.getBoolean(2), rows.getLong(3)))
+                        rows.getLong(1), rows.getBoolean(2), rows.getLong(3), rows.getString(4)))
                 : Optional.empty());
+  }
+
+  @Override
+  public ViewDialect views() {
+    return new MariaDbViews(table);
   }
 
   @Override
@@ -346,6 +362,10 @@ final class MariaDbDialect implements Dialect {
    */
   static String ddl(LockTable table) {
     return LockTable.resource(LockTable.MARIADB_DDL_RESOURCE)
+        .replace("${view_keys}", qualified(table, table.table() + "_view_keys"))
+        .replace("${view_entries}", qualified(table, table.table() + "_view_entries"))
+        .replace("${view_acquire}", qualified(table, table.table() + "_view_acquire"))
+        .replace("${view_extend}", qualified(table, table.table() + "_view_extend"))
         .replace("${table}", qualified(table, table.table()))
         .replace("${sequence}", qualified(table, table.table() + "_fence_seq"));
   }

@@ -32,9 +32,16 @@ final class PollingReleaseWatcher implements ReleaseWaits {
 
   /**
    * What one poll saw of a key's row: its token, whether it is a release's tombstone, and for a
-   * tombstone how long ago (server clock, µs) it was released.
+   * tombstone how long ago (server clock, µs) it was released; and a digest of the key's native
+   * view entries ({@code ""}: none looked at), whose change is announced as a release (a view key
+   * with no lock row reads as token 0, not released).
    */
-  record State(long token, boolean released, long releasedMicrosAgo) {}
+  record State(long token, boolean released, long releasedMicrosAgo, String views) {
+    /** A lock row only. */
+    State(long token, boolean released, long releasedMicrosAgo) {
+      this(token, released, releasedMicrosAgo, "");
+    }
+  }
 
   private final Function<String, CompletableFuture<Optional<State>>> read;
   private final ScheduledExecutorService timer;
@@ -141,6 +148,11 @@ final class PollingReleaseWatcher implements ReleaseWaits {
         return now.isPresent()
             && now.get().released()
             && now.get().releasedMicrosAgo() < waitedMicros;
+      }
+      String viewsBefore = before.map(State::views).orElse("0:0");
+      String viewsNow = now.map(State::views).orElse("0:0");
+      if (!viewsBefore.isEmpty() && !viewsNow.isEmpty() && !viewsBefore.equals(viewsNow)) {
+        return true; // a view entry went (or came: spurious at worst)
       }
       if (before.isEmpty() || before.get().released()) {
         return false;

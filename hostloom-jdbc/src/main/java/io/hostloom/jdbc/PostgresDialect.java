@@ -288,6 +288,11 @@ final class PostgresDialect implements Dialect {
   }
 
   @Override
+  public ViewDialect views() {
+    return new PostgresViews(table);
+  }
+
+  @Override
   public String probe() {
     return probe;
   }

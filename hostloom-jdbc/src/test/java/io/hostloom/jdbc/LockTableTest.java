@@ -68,6 +68,8 @@ class LockTableTest {
     assertThat(t.qualifiedSequence()).isEqualTo("\"Tenant_A\".\"select_fence_seq\"");
     String longest = "t".repeat(48);
     assertThat((longest + "_fence_seq").length()).isLessThanOrEqualTo(63);
+    assertThat((longest + "_view_entries").length()).isLessThanOrEqualTo(63);
+    assertThat((longest + "_view_acquire").length()).isLessThanOrEqualTo(63);
     assertThat(LockTable.of(longest, longest).notificationChannel())
         .matches("hostloom_[0-9a-f]{16}");
     assertThat(LockTable.of("a", "t").notificationChannel())
@@ -80,10 +82,15 @@ class LockTableTest {
     assertThat(ddl)
         .doesNotContain("${")
         .contains("\"locks_schema\".\"my_locks\"", "\"locks_schema\".\"my_locks_fence_seq\"");
-    assertThat(LockTable.defaults().ddlStatements())
-        .hasSize(2)
-        .allSatisfy(
-            s -> assertThat(s).startsWith("CREATE").doesNotContain("--").doesNotContain(";"));
+    List<String> statements = LockTable.defaults().ddlStatements();
+    assertThat(statements)
+        .hasSize(5)
+        .allSatisfy(s -> assertThat(s).startsWith("CREATE").doesNotContain("--"));
+    assertThat(statements.subList(0, 4)).allSatisfy(s -> assertThat(s).doesNotContain(";"));
+    assertThat(statements.get(4))
+        .as("the views' acquire function, its body one dollar-quoted string")
+        .startsWith("CREATE OR REPLACE FUNCTION \"public\".\"hostloom_locks_view_acquire\"")
+        .endsWith("$$");
   }
 
   @Test
