@@ -4,7 +4,9 @@ import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.support.DelegatingLockBackend;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -16,13 +18,18 @@ import java.util.concurrent.ConcurrentHashMap;
  * acquisition and sends its first attempt on the calling thread, inside {@code tryAcquireAsync}:
  * {@link #begin} marks that thread, and the first acquire on it binds the owner. An attempt still
  * in flight when the acquisition gives up is followed by the release once its reply arrives, so a
- * waiting entry it writes does not outlive the acquisition. Thread-safe.
+ * waiting entry it writes does not outlive the acquisition. So is an attempt the kernel sends while
+ * the acquisition gives up (its loop checks for the end, then sends): a given-up writer stays
+ * findable, weakly keyed by the owner string its acquisition holds and sends, for as long as that
+ * acquisition can still send. Thread-safe.
  */
 final class WaitingWriters extends DelegatingLockBackend {
   private static final ThreadLocal<Writer> STARTING = new ThreadLocal<>();
 
   private final LockBackend view;
   private final Map<String, Writer> byOwner = new ConcurrentHashMap<>();
+  // keys are the kernel's owner strings: an entry goes once the acquisition that holds it is gone
+  private final Map<String, Writer> givenUp = Collections.synchronizedMap(new WeakHashMap<>());
 
   WaitingWriters(LockBackend view) {
     this.view = view;
@@ -66,7 +73,9 @@ final class WaitingWriters extends DelegatingLockBackend {
       }
       byOwner.put(owner, starting);
     }
-    Writer w = byOwner.get(owner);
+    Writer live = byOwner.get(owner);
+    // else perhaps sent while its acquisition gave up: cleaned up after its reply too
+    Writer w = live != null ? live : givenUp.get(owner);
     if (w == null) {
       return super.acquire(key, owner, data, lease);
     }
@@ -127,6 +136,7 @@ final class WaitingWriters extends DelegatingLockBackend {
       w.cleaned.complete(null);
       return;
     }
+    givenUp.put(owner, w);
     byOwner.remove(owner);
     CompletableFuture<?> f;
     try {
