@@ -75,6 +75,12 @@ public abstract class ReadWriteViewsSuite {
   /** Waits until a fresh instance's release signal is ready (e.g. a subscription confirmed). */
   protected void awaitSignalReady(LockBackend instance) {}
 
+  /**
+   * Waits until the waits just begun watch their key, so that a release right after is seen (a
+   * polling backend's first poll, its baseline, answered); nothing unless overridden.
+   */
+  protected void awaitWaitsWatching(LockBackend instance) {}
+
   /** The views of {@link #backend()}. */
   protected ReadWriteLeases.Views views(int maxReaders) {
     LockBackend b = backend();
@@ -292,6 +298,7 @@ public abstract class ReadWriteViewsSuite {
     await(v.read().acquire(key, "r", "", LONG)); // refused: a backend may flag the waiter here
     CompletableFuture<Boolean> first = signal.awaitRelease(key, LONG);
     CompletableFuture<Boolean> second = signal.awaitRelease(key, LONG);
+    awaitWaitsWatching(backend());
     await(v.read().acquire(key, "r", "", LONG)); // refused after both waits: no release missed
     assertThat(await(v.write().release(key, "w")).released()).isTrue();
     assertThat(TestTiming.get(first, Duration.ofSeconds(10))).isTrue();

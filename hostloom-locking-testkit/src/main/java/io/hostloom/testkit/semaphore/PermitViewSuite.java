@@ -69,6 +69,12 @@ public abstract class PermitViewSuite {
   /** Waits until the instance's release signal is ready (e.g. a subscription confirmed). */
   protected void awaitSignalReady(LockBackend instance) {}
 
+  /**
+   * Waits until the waits just begun watch their key, so that a release right after is seen (a
+   * polling backend's first poll, its baseline, answered); nothing unless overridden.
+   */
+  protected void awaitWaitsWatching(LockBackend instance) {}
+
   /** The permit view of {@link #backend()}. */
   protected LockBackend view(int permits) {
     LockBackend b = backend();
@@ -206,6 +212,7 @@ public abstract class PermitViewSuite {
     assertThat(await(view.acquire(key, "a", "", LONG)).granted()).isTrue();
     await(view.acquire(key, "b", "", LONG)); // refused: a backend may flag the waiter here
     CompletableFuture<Boolean> woken = ((ReleaseSignal) backend()).awaitRelease(key, LONG);
+    awaitWaitsWatching(backend());
     await(view.acquire(key, "b", "", LONG)); // refused after the wait: no release missed
     assertThat(await(view.release(key, "a")).released()).isTrue();
     assertThat(TestTiming.get(woken, Duration.ofSeconds(10))).isTrue();
