@@ -4,6 +4,7 @@ import io.quarkus.runtime.annotations.ConfigPhase;
 import io.quarkus.runtime.annotations.ConfigRoot;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -53,6 +54,25 @@ public interface HostLoomConfig {
 
   /** Leader electors per role (io.hostloom:hostloom-leadership). */
   Leadership leadership();
+
+  /** {@code hostloom.warm-up.*}: preparing the backend at start-up. */
+  @WithName("warm-up")
+  WarmUp warmUp();
+
+  /**
+   * At start-up the backend connects and prepares what its first operation needs (Redis, Azure,
+   * etcd, ZooKeeper, JDBC: each whose README says {@code BackendWarmUp}), so the first lock costs
+   * what every later one does. A failure or timeout is logged as a warning and start-up goes on.
+   */
+  interface WarmUp {
+    /** Whether start-up warms the backend up. */
+    @WithDefault("true")
+    boolean enabled();
+
+    /** How long start-up waits for the warm-up before going on without it; zero or positive. */
+    @WithDefault("10s")
+    Duration timeout();
+  }
 
   /** {@code hostloom.locking.*}: the kernel's {@code LockingOptions}. */
   interface Locking {

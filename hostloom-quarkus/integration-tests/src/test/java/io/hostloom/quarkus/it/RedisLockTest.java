@@ -9,6 +9,7 @@ import io.hostloom.locking.LockNotAcquiredException;
 import io.hostloom.locking.LockRetryPolicy;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.micrometer.LockMetricsListener;
+import io.hostloom.quarkus.internal.HostLoomRuntime;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -29,6 +30,12 @@ class RedisLockTest {
   @Inject DistributedLock lock;
   @Inject NightlyReport report;
   @Inject MeterRegistry meters;
+  @Inject HostLoomRuntime runtime;
+
+  @Test
+  void startUpWarmedTheBackendUp() {
+    assertThat(runtime.warmedUp()).containsExactly(runtime.backend().orElseThrow());
+  }
 
   @Test
   void theSettingsReachTheLocksOptions() {

@@ -6,6 +6,7 @@ import io.hostloom.locking.LockRetryPolicy;
 import io.hostloom.locking.LockRetrySpec;
 import io.hostloom.locking.LockingOptions;
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.spi.support.StartupWarmUp;
 import io.hostloom.locking.time.LockClock;
 import io.hostloom.quarkus.HostLoomConfig;
 import io.quarkus.arc.All;
@@ -23,7 +24,8 @@ import javax.sql.DataSource;
  * Owns what the extension builds: the backend {@code hostloom.backend} names and the {@link
  * DistributedLock} over it. Built at start-up ({@link Startup}), so a bad setting or a missing
  * backend module fails start-up with one {@link HostLoomConfigurationException} listing every
- * problem; closed at shutdown, the lock first and then the backend (the lock never closes a backend
+ * problem; then warms the backend up ({@code hostloom.warm-up.*}, logged and ignored when it
+ * fails); closed at shutdown, the lock first and then the backend (the lock never closes a backend
  * it was given).
  */
 @Startup
@@ -32,6 +34,7 @@ public class HostLoomRuntime {
   private final LockingOptions options;
   private final Optional<LockBackend> backend;
   private final DistributedLock lock;
+  private final List<LockBackend> warmedUp;
 
   HostLoomRuntime(
       HostLoomConfig config,
@@ -63,6 +66,10 @@ public class HostLoomRuntime {
             .clock(clock)
             .listener(LockEventListener.composite(listeners))
             .build();
+    this.warmedUp =
+        config.warmUp().enabled() && backend.isPresent()
+            ? List.copyOf(StartupWarmUp.warmUp(List.of(backend.get()), config.warmUp().timeout()))
+            : List.of();
   }
 
   private static Object dataSource(Instance<DataSource> dataSource, String backend) {
@@ -77,7 +84,10 @@ public class HostLoomRuntime {
     return dataSource.get();
   }
 
-  /** {@code hostloom.locking.*} as the kernel's options, every problem listed at once. */
+  /**
+   * {@code hostloom.locking.*} as the kernel's options, every problem listed at once ({@code
+   * hostloom.warm-up.timeout}'s too).
+   */
   static LockingOptions options(HostLoomConfig config) {
     HostLoomConfig.Locking l = config.locking();
     List<String> problems = new ArrayList<>();
@@ -100,6 +110,7 @@ public class HostLoomRuntime {
     l.maxKeyLength().ifPresent(b::maxKeyLength);
     LockingOptions options = b.build();
     problems.addAll(options.validate());
+    problems.addAll(StartupWarmUp.problems(config.warmUp().timeout()));
     if (!problems.isEmpty()) {
       throw HostLoomConfigurationException.of(problems);
     }
@@ -113,6 +124,11 @@ public class HostLoomRuntime {
   /** The backend; empty with {@code hostloom.locking.enabled=false}. */
   public Optional<LockBackend> backend() {
     return backend;
+  }
+
+  /** The backends whose start-up warm-up finished in time ({@code hostloom.warm-up.*}). */
+  public List<LockBackend> warmedUp() {
+    return warmedUp;
   }
 
   public LockingOptions options() {
