@@ -12,6 +12,7 @@ import io.hostloom.locking.spi.LockBackendException;
 import io.hostloom.locking.spi.ReadWriteLeases;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.testkit.TestTiming;
+import io.hostloom.testkit.ViewSuiteHooks;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
@@ -38,48 +39,11 @@ import org.junit.jupiter.api.Test;
  * The suite never closes the backends; the subclass opens and closes them (per test or per class).
  * Keys are fresh per test ({@link #namespace()}{@code :rwlock:<uuid>}).
  */
-public abstract class ReadWriteViewsSuite {
+public abstract class ReadWriteViewsSuite extends ViewSuiteHooks {
   private static final Duration LONG = Duration.ofSeconds(60);
-
-  /** The backend under test; implements {@link ReadWriteLeases} and offers views. */
-  protected abstract LockBackend backend();
 
   /** A second instance on the same server (another process's view of the same keys). */
   protected abstract LockBackend otherBackend();
-
-  /** A lease short enough to expire within {@link #expiryWait()}; 50 ms unless overridden. */
-  protected Duration shortLease() {
-    return Duration.ofMillis(50);
-  }
-
-  /**
-   * How long to wait, on the backend's clock, for a short lease to expire; 10 s unless overridden.
-   */
-  protected Duration expiryWait() {
-    return Duration.ofSeconds(10);
-  }
-
-  /** The namespace of the keys (and of the locks the waiting-writer test builds). */
-  protected String namespace() {
-    return "viewsuite";
-  }
-
-  /**
-   * Whether the backend announces view releases ({@link ReleaseSignal}); when false, the wake test
-   * is reported as aborted with that reason instead of passing.
-   */
-  protected boolean releaseSignal() {
-    return backend() instanceof ReleaseSignal;
-  }
-
-  /** Waits until a fresh instance's release signal is ready (e.g. a subscription confirmed). */
-  protected void awaitSignalReady(LockBackend instance) {}
-
-  /**
-   * Waits until the waits just begun watch their key, so that a release right after is seen (a
-   * polling backend's first poll, its baseline, answered); nothing unless overridden.
-   */
-  protected void awaitWaitsWatching(LockBackend instance) {}
 
   /** The views of {@link #backend()}. */
   protected ReadWriteLeases.Views views(int maxReaders) {

@@ -9,6 +9,7 @@ import io.hostloom.locking.spi.LockBackendException;
 import io.hostloom.locking.spi.PermitLeases;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.testkit.TestTiming;
+import io.hostloom.testkit.ViewSuiteHooks;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,45 +36,8 @@ import org.junit.jupiter.api.Test;
  * The suite never closes the backend; the subclass opens and closes it. Keys are fresh per test
  * ({@link #namespace()}{@code :semaphore:<uuid>}).
  */
-public abstract class PermitViewSuite {
+public abstract class PermitViewSuite extends ViewSuiteHooks {
   private static final Duration LONG = Duration.ofSeconds(60);
-
-  /** The backend under test; implements {@link PermitLeases} and offers a view. */
-  protected abstract LockBackend backend();
-
-  /** A lease short enough to expire within {@link #expiryWait()}; 50 ms unless overridden. */
-  protected Duration shortLease() {
-    return Duration.ofMillis(50);
-  }
-
-  /**
-   * How long to wait, on the backend's clock, for a short lease to expire; 10 s unless overridden.
-   */
-  protected Duration expiryWait() {
-    return Duration.ofSeconds(10);
-  }
-
-  /** The namespace of the keys. */
-  protected String namespace() {
-    return "viewsuite";
-  }
-
-  /**
-   * Whether the backend announces view releases ({@link ReleaseSignal}); when false, the wake test
-   * is reported as aborted with that reason instead of passing.
-   */
-  protected boolean releaseSignal() {
-    return backend() instanceof ReleaseSignal;
-  }
-
-  /** Waits until the instance's release signal is ready (e.g. a subscription confirmed). */
-  protected void awaitSignalReady(LockBackend instance) {}
-
-  /**
-   * Waits until the waits just begun watch their key, so that a release right after is seen (a
-   * polling backend's first poll, its baseline, answered); nothing unless overridden.
-   */
-  protected void awaitWaitsWatching(LockBackend instance) {}
 
   /** The permit view of {@link #backend()}. */
   protected LockBackend view(int permits) {

@@ -4,6 +4,8 @@ import io.hostloom.locking.spi.AcquireOutcome;
 import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.spi.PermitLeases;
+import io.hostloom.locking.spi.ReadWriteLeases;
 import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.ReplaceOutcome;
@@ -12,6 +14,8 @@ import io.hostloom.locking.spi.support.LeaseDecision;
 import io.hostloom.locking.spi.support.LeaseOperation;
 import io.hostloom.locking.spi.support.LeaseRounding;
 import io.hostloom.locking.spi.support.LeaseRules;
+import io.hostloom.locking.spi.support.PermitEntries;
+import io.hostloom.locking.spi.support.ReadWriteEntries;
 import io.hostloom.locking.spi.support.ReleaseWaitRegistry;
 import io.hostloom.locking.time.LockClock;
 import java.time.Duration;
@@ -37,14 +41,22 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>It is a {@link ReleaseSignal}: a successful {@link #release} or {@link #replace} wakes the
  * key's waiters with {@code true}, on the releasing thread, right after the change; their {@code
  * maxWait} runs on the injected clock's timer. Expiry announces nothing (as on a real server).
+ *
+ * <p>It has native semaphores and reader-writer locks ({@link PermitLeases}, {@link
+ * ReadWriteLeases}): a view key's entries are one value of a map of their own, decided by the
+ * support package's {@code PermitEntries} / {@code ReadWriteEntries} in one atomic step; a view
+ * release wakes the waits of the view key.
  */
-public final class InMemoryLockBackend implements LockBackend, ReleaseSignal {
+public final class InMemoryLockBackend
+    implements LockBackend, ReleaseSignal, PermitLeases, ReadWriteLeases {
   private static final BackendArguments ARGUMENTS = BackendArguments.unbounded();
 
   private final LockClock clock;
   private final ConcurrentMap<String, Entry> leases = new ConcurrentHashMap<>();
   private final ReleaseWaitRegistry waiters;
   private final AtomicLong fencing = new AtomicLong();
+  private final InMemoryViews<PermitEntries> permits;
+  private final InMemoryViews<ReadWriteEntries> readWrites;
 
   private record Entry(String owner, String data, long expiresAtNanos, long token) {
     boolean liveAt(long now) {
@@ -65,6 +77,43 @@ public final class InMemoryLockBackend implements LockBackend, ReleaseSignal {
   public InMemoryLockBackend(LockClock clock) {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.waiters = new ReleaseWaitRegistry(clock);
+    this.permits =
+        new InMemoryViews<>(
+            clock, fencing, PermitEntries.empty(), PermitEntries::liveCount, this::announceRelease);
+    this.readWrites =
+        new InMemoryViews<>(
+            clock,
+            fencing,
+            ReadWriteEntries.empty(),
+            ReadWriteEntries::liveCount,
+            this::announceRelease);
+  }
+
+  /**
+   * The native permit view: each semaphore key's entries in one map entry of their own, every
+   * operation one atomic step; see {@link PermitLeases}. Tokens come from the backend's counter.
+   */
+  @Override
+  public Optional<LockBackend> permitView(int permits) {
+    if (permits <= 0) {
+      throw new IllegalArgumentException("permits must be positive: " + permits);
+    }
+    return Optional.of(new InMemoryPermitView(this.permits, permits));
+  }
+
+  /**
+   * The native reader-writer views: each lock key's entries in one map entry of their own, every
+   * operation one atomic step; see {@link ReadWriteLeases}. Tokens come from the backend's counter.
+   */
+  @Override
+  public Optional<Views> readWriteViews(int maxReaders) {
+    if (maxReaders <= 0) {
+      throw new IllegalArgumentException("maxReaders must be positive: " + maxReaders);
+    }
+    return Optional.of(
+        new Views(
+            InMemoryReadWriteView.read(readWrites, maxReaders),
+            InMemoryReadWriteView.write(readWrites)));
   }
 
   @Override
@@ -222,10 +271,13 @@ public final class InMemoryLockBackend implements LockBackend, ReleaseSignal {
     return "in-memory";
   }
 
-  /** The number of live (unexpired) leases. */
+  /**
+   * The number of live (unexpired) leases: lock records, permits, readers and writers (a waiting
+   * writer too).
+   */
   public int liveCount() {
     long now = clock.nanoTime();
-    int n = 0;
+    int n = permits.liveCount() + readWrites.liveCount();
     for (Entry e : leases.values()) {
       if (e.liveAt(now)) {
         n++;
@@ -234,8 +286,10 @@ public final class InMemoryLockBackend implements LockBackend, ReleaseSignal {
     return n;
   }
 
-  /** Removes expired records now instead of when their keys are next touched. */
+  /** Removes expired records (and view keys without live entries) now instead of later. */
   public void purgeExpired() {
+    permits.purgeExpired();
+    readWrites.purgeExpired();
     long now = clock.nanoTime();
     leases.forEach(
         (k, e) -> {

@@ -1,6 +1,7 @@
 package io.hostloom.locking.rwlock;
 
 import io.hostloom.locking.spi.AcquireOutcome;
+import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.support.DelegatingLockBackend;
 import java.time.Duration;
@@ -9,6 +10,7 @@ import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * The native write view as the kernel's lease engine sees it, remembering which owner token each
@@ -18,13 +20,17 @@ import java.util.concurrent.ConcurrentHashMap;
  * acquisition and sends its first attempt on the calling thread, inside {@code tryAcquireAsync}:
  * {@link #begin} marks that thread, and the first acquire on it binds the owner. An attempt still
  * in flight when the acquisition gives up is followed by the release once its reply arrives, so a
- * waiting entry it writes does not outlive the acquisition. So is an attempt the kernel sends while
- * the acquisition gives up (its loop checks for the end, then sends): a given-up writer stays
- * findable, weakly keyed by the owner string its acquisition holds and sends, for as long as that
- * acquisition can still send. Thread-safe.
+ * waiting entry it writes does not outlive the acquisition. An attempt the kernel sends after the
+ * acquisition gave up (its loop checks for the end, then sends) is not sent at all but answered
+ * "held", so once the clean-up was answered no entry of the writer can appear: a given-up writer
+ * stays findable, weakly keyed by the owner string its acquisition holds and sends, for as long as
+ * that acquisition can still send. Thread-safe.
  */
 final class WaitingWriters extends DelegatingLockBackend {
   private static final ThreadLocal<Writer> STARTING = new ThreadLocal<>();
+  // the answer to an attempt of an ended acquisition, which nobody reads
+  private static final Function<String, AcquireOutcome> NOT_SENT =
+      owner -> AcquireOutcome.held(new LeaseRecord(owner, "", Duration.ZERO, 0));
 
   private final LockBackend view;
   private final Map<String, Writer> byOwner = new ConcurrentHashMap<>();
@@ -80,6 +86,11 @@ final class WaitingWriters extends DelegatingLockBackend {
       return super.acquire(key, owner, data, lease);
     }
     synchronized (w) {
+      if (w.givenUp) {
+        // the acquisition has ended: an attempt sent now could write a waiting entry after the
+        // clean-up was answered, which the caller then meets
+        return CompletableFuture.completedFuture(NOT_SENT.apply(owner));
+      }
       w.inFlight++;
     }
     CompletableFuture<AcquireOutcome> f = super.acquire(key, owner, data, lease);

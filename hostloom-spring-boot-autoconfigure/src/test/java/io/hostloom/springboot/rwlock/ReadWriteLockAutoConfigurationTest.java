@@ -34,8 +34,15 @@ class ReadWriteLockAutoConfigurationTest {
           assertThat(rw.readerSlots())
               .isEqualTo(DistributedReadWriteLock.Builder.DEFAULT_READER_SLOTS);
           try (ReadWriteHandle w = rw.acquireWrite("invoice", LockOptions.SKIP_IF_BUSY)) {
-            // the write key lives on the starter's backend, under the namespace's rwlock keys
-            assertThat(ctx.getBean(LockBackend.class).read("orders:rwlock:invoice/w").join())
+            // the writer's entry lives on the starter's backend (its native views), under the
+            // namespace's rwlock keys
+            assertThat(
+                    ((io.hostloom.locking.spi.ReadWriteLeases) ctx.getBean(LockBackend.class))
+                        .readWriteViews(1)
+                        .orElseThrow()
+                        .write()
+                        .read("orders:rwlock:invoice")
+                        .join())
                 .isPresent();
             assertThat(rw.tryAcquireRead("invoice", LockOptions.SKIP_IF_BUSY)).isEmpty();
             assertThat(w.fencingToken()).isPositive();
