@@ -59,8 +59,7 @@ abstract class EntryView implements LockBackend {
   }
 
   /** What this view decides for an acquire of {@code owner} on a snapshot. */
-  abstract Decision<AcquireOutcome> acquire(
-      Snapshot s, ByteSequence owner, String data, long leaseId);
+  abstract Decision<AcquireOutcome> acquire(Snapshot s, ByteSequence owner, String data);
 
   @Override
   public final CompletableFuture<AcquireOutcome> acquire(
@@ -68,10 +67,7 @@ abstract class EntryView implements LockBackend {
     ARGS.acquire(key, owner, data, lease);
     ByteSequence o = RecordCodec.owner(owner);
     return entries.decide(
-        view + " acquire",
-        keys(key),
-        RecordCodec.ttlSeconds(lease),
-        (s, leaseId) -> acquire(s, o, data, leaseId));
+        view + " acquire", keys(key), RecordCodec.ttlSeconds(lease), s -> acquire(s, o, data));
   }
 
   @Override
@@ -121,12 +117,11 @@ abstract class EntryView implements LockBackend {
   }
 
   /** The owner's live entry, moved to the operation's lease: granted with the token it has. */
-  static Decision<AcquireOutcome> refresh(KeyValue mine, long leaseId) {
+  static Decision<AcquireOutcome> refresh(KeyValue mine) {
     long token = RecordCodec.entryOf(mine).token();
     return new Decision<>(
         ViewEntries.same(mine),
-        List.of(ViewEntries.move(mine, leaseId)),
-        true,
+        id -> List.of(ViewEntries.move(mine, id)),
         () -> CompletableFuture.completedFuture(AcquireOutcome.granted(token)));
   }
 
@@ -148,22 +143,17 @@ abstract class EntryView implements LockBackend {
 
   /** A new entry of {@code role} for {@code owner} with {@code token}: granted once committed. */
   static Decision<AcquireOutcome> grant(
-      Snapshot s,
-      byte role,
-      ByteSequence owner,
-      long token,
-      int permits,
-      String data,
-      long leaseId) {
-    List<Op> writes = new ArrayList<>();
-    writes.add(
-        ViewEntries.putEntry(
-            s.keys().entry(role, owner), RecordCodec.entry(token, permits, data), leaseId));
-    writes.addAll(List.of(s.granted(token)));
+      Snapshot s, byte role, ByteSequence owner, long token, int permits, String data) {
+    ByteSequence entry = s.keys().entry(role, owner);
+    ByteSequence value = RecordCodec.entry(token, permits, data);
     return new Decision<>(
         List.of(s.unchanged()),
-        writes,
-        true,
+        id -> {
+          List<Op> writes = new ArrayList<>();
+          writes.add(ViewEntries.putEntry(entry, value, id));
+          writes.addAll(List.of(s.granted(token)));
+          return writes;
+        },
         () -> CompletableFuture.completedFuture(AcquireOutcome.granted(token)));
   }
 

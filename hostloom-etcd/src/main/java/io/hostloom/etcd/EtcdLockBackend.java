@@ -88,10 +88,10 @@ import java.util.function.Supplier;
  *
  * <p><b>Native semaphores and reader-writer locks</b> ({@link PermitLeases}, {@link
  * ReadWriteLeases}): entry keys under a view key, each on its own etcd lease, a guard key whose
- * {@code mod_revision} makes each decision atomic; see {@link ViewEntries}. Round trips: acquire 3
- * (lease grant, range read, transaction), plus one TTL request per entry considered, sent together,
- * when refused; extend 2; release 1; read 2 (range read, TTLs sent together), 1 when there is no
- * entry.
+ * {@code mod_revision} makes each decision atomic; see {@link ViewEntries}. Requests: acquire 3
+ * (range read, lease grant, transaction), refused 1 plus one TTL request per entry considered, sent
+ * together (no lease is granted); extend 3, 1 when absent; release 1; read 1 plus the TTLs, sent
+ * together. A compare that fails (another grant came in between) reads again.
  */
 public final class EtcdLockBackend
     implements LockBackend,

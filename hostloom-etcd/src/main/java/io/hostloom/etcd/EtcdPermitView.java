@@ -29,10 +29,10 @@ final class EtcdPermitView extends EntryView {
   }
 
   @Override
-  Decision<AcquireOutcome> acquire(Snapshot s, ByteSequence owner, String data, long leaseId) {
+  Decision<AcquireOutcome> acquire(Snapshot s, ByteSequence owner, String data) {
     Optional<KeyValue> mine = s.entry(PERMIT, owner);
     if (mine.isPresent()) {
-      return refresh(mine.get(), leaseId);
+      return refresh(mine.get());
     }
     List<KeyValue> live = s.entries(PERMIT);
     boolean[] used = new boolean[permits];
@@ -53,6 +53,6 @@ final class EtcdPermitView extends EntryView {
     }
     long base = s.nextToken();
     long token = base + Math.floorMod(slot - base, (long) permits);
-    return grant(s, PERMIT, owner, token, permits, data, leaseId);
+    return grant(s, PERMIT, owner, token, permits, data);
   }
 }

@@ -27,10 +27,10 @@ final class EtcdReaderView extends EntryView {
   }
 
   @Override
-  Decision<AcquireOutcome> acquire(Snapshot s, ByteSequence owner, String data, long leaseId) {
+  Decision<AcquireOutcome> acquire(Snapshot s, ByteSequence owner, String data) {
     Optional<KeyValue> mine = s.entry(READER, owner);
     if (mine.isPresent()) {
-      return refresh(mine.get(), leaseId);
+      return refresh(mine.get());
     }
     List<KeyValue> writer = s.entries(EtcdWriterView.HOLDING, EtcdWriterView.WAITING);
     if (!writer.isEmpty()) {
@@ -40,6 +40,6 @@ final class EtcdReaderView extends EntryView {
     if (readers.size() >= maxReaders) {
       return refuse(s, readers);
     }
-    return grant(s, READER, owner, s.nextToken(), 0, data, leaseId);
+    return grant(s, READER, owner, s.nextToken(), 0, data);
   }
 }

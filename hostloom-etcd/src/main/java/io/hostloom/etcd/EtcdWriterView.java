@@ -28,10 +28,10 @@ final class EtcdWriterView extends EntryView {
   }
 
   @Override
-  Decision<AcquireOutcome> acquire(Snapshot s, ByteSequence owner, String data, long leaseId) {
+  Decision<AcquireOutcome> acquire(Snapshot s, ByteSequence owner, String data) {
     Optional<KeyValue> holding = s.entry(HOLDING, owner);
     if (holding.isPresent()) {
-      return refresh(holding.get(), leaseId);
+      return refresh(holding.get());
     }
     Optional<KeyValue> waiting = s.entry(WAITING, owner);
     ByteSequence w = s.keys().entry(WAITING, owner);
@@ -43,20 +43,24 @@ final class EtcdWriterView extends EntryView {
     List<KeyValue> readers = s.entries(EtcdReaderView.READER);
     if (!readers.isEmpty()) {
       // the guard is rewritten: a reader decided before this entry must not be granted after it
-      return Decision.guarded(
-          s,
-          true,
-          () -> held(s, readers),
-          ViewEntries.putEntry(w, RecordCodec.entry(0, 0, data), leaseId),
-          s.touch());
+      ByteSequence value = RecordCodec.entry(0, 0, data);
+      return new Decision<>(
+          List.of(s.unchanged()),
+          id -> List.of(ViewEntries.putEntry(w, value, id), s.touch()),
+          () -> held(s, readers));
     }
     long token = s.nextToken();
-    Decision<AcquireOutcome> grant = grant(s, HOLDING, owner, token, 0, data, leaseId);
+    Decision<AcquireOutcome> grant = grant(s, HOLDING, owner, token, 0, data);
     if (waiting.isEmpty()) {
       return grant;
     }
-    List<Op> writes = new ArrayList<>(grant.writes());
-    writes.add(ViewEntries.deleteEntry(w));
-    return new Decision<>(grant.conditions(), writes, true, grant.answer());
+    return new Decision<>(
+        grant.conditions(),
+        id -> {
+          List<Op> writes = new ArrayList<>(grant.writes().apply(id));
+          writes.add(ViewEntries.deleteEntry(w));
+          return writes;
+        },
+        grant.answer());
   }
 }

@@ -26,6 +26,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Function;
+import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
 /**
@@ -38,9 +39,9 @@ import java.util.function.Supplier;
  * compare reads and decides again, at most {@value #MAX_ATTEMPTS} times, then fails {@code
  * UNAVAILABLE} (nothing was written).
  *
- * <p>Each entry is on an etcd lease of its own, granted by the operation that wrote it: etcd's
- * clock decides its expiry, and the lease an entry leaves (moved to a new lease, or deleted) is
- * revoked in the background.
+ * <p>Each entry is on an etcd lease of its own, granted by the operation that wrote it once it
+ * decided to write (after the read; a refusal grants none): etcd's clock decides its expiry, and
+ * the lease an entry leaves (moved to a new lease, or deleted) is revoked in the background.
  */
 final class ViewEntries {
   static final int MAX_ATTEMPTS = 8;
@@ -140,72 +141,105 @@ final class ViewEntries {
   }
 
   /**
-   * What a view decides on a snapshot: the writes (none for a refusal that changes nothing), the
-   * conditions they are committed under, whether they put an entry on the operation's lease, and
-   * the answer once committed.
+   * What a view decides on a snapshot: the writes, given the lease id of the entry they put (none
+   * for a refusal that changes nothing), the conditions they are committed under, and the answer
+   * once committed.
    */
   record Decision<T>(
-      List<Cmp> conditions,
-      List<Op> writes,
-      boolean usesLease,
-      Supplier<CompletableFuture<T>> answer) {
+      List<Cmp> conditions, LongFunction<List<Op>> writes, Supplier<CompletableFuture<T>> answer) {
     /** An answer that writes nothing. */
     static <T> Decision<T> answer(Supplier<CompletableFuture<T>> answer) {
-      return new Decision<>(List.of(), List.of(), false, answer);
-    }
-
-    /** Writes guarded by the snapshot's guard. */
-    static <T> Decision<T> guarded(
-        Snapshot s, boolean usesLease, Supplier<CompletableFuture<T>> answer, Op... writes) {
-      return new Decision<>(List.of(s.unchanged()), List.of(writes), usesLease, answer);
+      return new Decision<>(List.of(), null, answer);
     }
   }
 
-  /** How a view decides, given the snapshot and the operation's lease id. */
+  /** How a view decides on a snapshot. */
   @FunctionalInterface
   interface Decide<T> {
-    Decision<T> on(Snapshot snapshot, long leaseId);
+    Decision<T> on(Snapshot snapshot);
   }
 
   /** A decision and the revision its commit (or its snapshot, when it wrote nothing) answered. */
   private record Decided<T>(long revision, Decision<T> decision, TxnResponse committed) {}
 
   /**
-   * Grants a lease of {@code ttl} seconds, then reads, decides and commits (again on a failed
-   * compare) as the class describes; revokes the lease when the decision did not use it.
+   * The etcd lease of one operation's entry, granted when a decision first writes (a refusal grants
+   * none), and kept for the attempts after a failed compare.
+   */
+  private final class OperationLease {
+    private final String operation;
+    private final long ttl;
+    private CompletableFuture<Long> granted; // attempts run one after another
+
+    OperationLease(String operation, long ttl) {
+      this.operation = operation;
+      this.ttl = ttl;
+    }
+
+    CompletableFuture<Long> id() {
+      if (granted == null) {
+        granted =
+            TxnRunner.call(() -> leases.grant(ttl))
+                .handle(
+                    (g, e) -> {
+                      if (e != null) { // no write was sent: the key is unchanged
+                        throw new CompletionException(EtcdFailures.unchanged(operation, e));
+                      }
+                      return g.getID();
+                    });
+      }
+      return granted;
+    }
+
+    /** Revokes the lease when one was granted and the decision that came last did not use it. */
+    void unused() {
+      // called once the decisions are made, so a granted lease's future is complete
+      if (granted != null && granted.isDone() && !granted.isCompletedExceptionally()) {
+        runner.revokeLater(granted.join());
+      }
+    }
+  }
+
+  /**
+   * Reads, decides and commits (again on a failed compare) as the class describes; a decision that
+   * writes an entry first grants its lease of {@code ttl} seconds.
    */
   <T> CompletableFuture<T> decide(String operation, ViewKeys keys, long ttl, Decide<T> decide) {
+    OperationLease lease = new OperationLease(operation, ttl);
     return runner.runLeased(
         operation,
-        ttl,
-        leaseId -> attempt(operation, keys, leaseId, decide, 1),
+        0,
+        none -> attempt(operation, keys, lease, decide, 1),
         Decided::revision,
-        (grant, d) -> {
-          if (d.committed() != null) {
-            revokeLeft(d.committed(), grant.id());
-          }
-          if (!d.decision().usesLease()) {
-            runner.revokeLater(grant.id());
+        (none, d) -> {
+          if (d.committed() == null) {
+            lease.unused();
+          } else {
+            revokeLeft(d.committed(), lease.id().join());
           }
           return d.decision().answer().get();
         });
   }
 
   private <T> CompletableFuture<Decided<T>> attempt(
-      String operation, ViewKeys keys, long leaseId, Decide<T> decide, int attempt) {
+      String operation, ViewKeys keys, OperationLease lease, Decide<T> decide, int attempt) {
     return snapshot(operation, keys)
         .thenCompose(
             s -> {
-              Decision<T> d = decide.on(s, leaseId);
-              if (d.writes().isEmpty()) {
+              Decision<T> d = decide.on(s);
+              if (d.writes() == null) {
                 return CompletableFuture.completedFuture(new Decided<>(s.revision(), d, null));
               }
-              return TxnRunner.call(
-                      () ->
-                          kv.txn()
-                              .If(d.conditions().toArray(Cmp[]::new))
-                              .Then(d.writes().toArray(Op[]::new))
-                              .commit())
+              return lease
+                  .id()
+                  .thenCompose(
+                      id ->
+                          TxnRunner.call(
+                              () ->
+                                  kv.txn()
+                                      .If(d.conditions().toArray(Cmp[]::new))
+                                      .Then(d.writes().apply(id).toArray(Op[]::new))
+                                      .commit()))
                   .thenCompose(
                       r -> {
                         if (r.isSucceeded()) {
@@ -213,6 +247,7 @@ final class ViewEntries {
                               new Decided<>(r.getHeader().getRevision(), d, r));
                         }
                         if (attempt >= MAX_ATTEMPTS) {
+                          lease.unused();
                           return CompletableFuture.failedFuture(
                               LockBackendException.unavailable(
                                   "etcd "
@@ -222,7 +257,7 @@ final class ViewEntries {
                                       + " attempts (nothing written)",
                                   null));
                         }
-                        return attempt(operation, keys, leaseId, decide, attempt + 1);
+                        return attempt(operation, keys, lease, decide, attempt + 1);
                       });
             });
   }
@@ -272,10 +307,10 @@ final class ViewEntries {
   }
 
   /**
-   * Extends the live entry of {@code owner} in {@code role}: a new lease of {@code ttl} seconds, a
-   * read of the entry, and a transaction that moves it onto the lease, value kept, if it is still
-   * the entry read; absent when there is none (an entry key names its owner, so there is never
-   * another owner's record to answer).
+   * Extends the live entry of {@code owner} in {@code role}: a read of the entry, then a new lease
+   * of {@code ttl} seconds and a transaction that moves the entry onto it, value kept, if it is
+   * still the entry read; absent when there is none (an entry key names its owner, so there is
+   * never another owner's record to answer).
    */
   CompletableFuture<ExtendOutcome> extend(
       String operation, ViewKeys keys, byte role, ByteSequence owner, long ttl) {
@@ -283,14 +318,13 @@ final class ViewEntries {
         operation,
         keys,
         ttl,
-        (s, leaseId) ->
+        s ->
             s.entry(role, owner)
                 .map(
                     mine ->
                         new Decision<>(
                             same(mine),
-                            List.of(move(mine, leaseId)),
-                            true,
+                            id -> List.of(move(mine, id)),
                             () -> CompletableFuture.completedFuture(ExtendOutcome.succeeded())))
                 .orElseGet(
                     () ->
