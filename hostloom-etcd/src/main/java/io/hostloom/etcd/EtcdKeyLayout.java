@@ -20,17 +20,44 @@ import java.util.Optional;
  *       stays (ignored, as no owner key exists) until the next grant overwrites it. The release
  *       watch covers these keys: a delete is a release, a put marked {@code r} a replace.
  * </ul>
+ *
+ * <p>The native views ({@link EtcdPermitView}, {@link EtcdReaderView}, {@link EtcdWriterView}) keep
+ * each view key under a prefix of its own, {@code <prefix>e/<kind><n>:<key>}, where {@code <kind>}
+ * is {@code s} (semaphore) or {@code w} (reader-writer) and {@code <n>} the decimal byte length of
+ * the key, so no view key's prefix is another's (nor the other kind's), and nothing of a view lies
+ * under {@code o/} or {@code d/}. Under it: {@code g}, the guard (the token counter, without a
+ * lease), and one key per entry, a role byte then the owner's bytes, on the entry's etcd lease:
+ * {@code p} a permit, {@code r} a reader, {@code h} the holding writer, {@code w} the waiting
+ * writer. The release watch covers the entry keys too: an entry's delete (a release, or its expiry)
+ * wakes the waits of its view key.
  */
 public final class EtcdKeyLayout {
   /** The default prefix: {@value}. */
   public static final String DEFAULT_PREFIX = "hostloom/";
 
+  /** The kind of a view key's prefix: a semaphore. */
+  static final byte SEMAPHORE = 's';
+
+  /** The kind of a view key's prefix: a reader-writer lock. */
+  static final byte READ_WRITE = 'w';
+
+  /** The role byte of a view key's guard. */
+  static final byte GUARD = 'g';
+
+  /** The role byte of a view key's token counter. */
+  static final byte COUNTER = 'c';
+
   private final byte[] owners;
   private final byte[] data;
+  private final byte[] views;
+  private final byte[] watchEnd;
 
   private EtcdKeyLayout(String prefix) {
     this.owners = LosslessUtf8.encode(prefix + "o/");
     this.data = LosslessUtf8.encode(prefix + "d/");
+    this.views = LosslessUtf8.encode(prefix + "e/");
+    // the watch covers [d/, f): the data keys and the views' keys, never the owner keys
+    this.watchEnd = LosslessUtf8.encode(prefix + "f");
   }
 
   /**
@@ -59,6 +86,86 @@ public final class EtcdKeyLayout {
   /** The prefix of every data key (the release watch covers it). */
   ByteSequence dataPrefix() {
     return ByteSequence.from(data);
+  }
+
+  /** The end (exclusive) of the range the release watch covers, from {@link #dataPrefix()}. */
+  ByteSequence watchEnd() {
+    return ByteSequence.from(watchEnd);
+  }
+
+  /**
+   * The keys of {@code key} in a view of {@code kind} ({@link #SEMAPHORE}, {@link #READ_WRITE}).
+   */
+  ViewKeys view(byte kind, String key) {
+    byte[] k = LosslessUtf8.encode(key);
+    byte[] head =
+        concat(views, LosslessUtf8.encode((char) kind + Integer.toString(k.length) + ":"));
+    return new ViewKeys(concat(head, k));
+  }
+
+  /** The view key of a view's entry key (never of a guard), or empty for any other key. */
+  Optional<String> viewKeyOf(ByteSequence entryKey) {
+    byte[] k = entryKey.getBytes();
+    int at = views.length;
+    if (k.length <= at + 1 || !Arrays.equals(k, 0, at, views, 0, at)) {
+      return Optional.empty();
+    }
+    at++; // the kind
+    int length = 0;
+    int digits = 0;
+    while (at < k.length && k[at] >= '0' && k[at] <= '9' && digits < 10) {
+      length = length * 10 + (k[at++] - '0');
+      digits++;
+    }
+    if (digits == 0 || at >= k.length || k[at] != ':' || k.length - at - 1 <= length) {
+      return Optional.empty();
+    }
+    int start = at + 1;
+    if (k[start + length] == GUARD || k[start + length] == COUNTER) {
+      return Optional.empty();
+    }
+    return Optional.of(LosslessUtf8.decode(Arrays.copyOfRange(k, start, start + length)));
+  }
+
+  /**
+   * The keys of one view key: everything under {@link #all()}, the guard, and the entries by role
+   * and owner.
+   */
+  static final class ViewKeys {
+    private final byte[] base;
+
+    private ViewKeys(byte[] base) {
+      this.base = base;
+    }
+
+    /** The prefix of the guard and every entry. */
+    ByteSequence all() {
+      return ByteSequence.from(base);
+    }
+
+    ByteSequence guard() {
+      return ByteSequence.from(concat(base, new byte[] {GUARD}));
+    }
+
+    ByteSequence counter() {
+      return ByteSequence.from(concat(base, new byte[] {COUNTER}));
+    }
+
+    /** The entry key of {@code owner} in {@code role}. */
+    ByteSequence entry(byte role, ByteSequence owner) {
+      return ByteSequence.from(concat(concat(base, new byte[] {role}), owner.getBytes()));
+    }
+
+    /** The role byte of a key under {@link #all()}. */
+    byte roleOf(ByteSequence key) {
+      return key.getBytes()[base.length];
+    }
+
+    /** The owner bytes of an entry key under {@link #all()}. */
+    ByteSequence ownerOf(ByteSequence entryKey) {
+      byte[] k = entryKey.getBytes();
+      return ByteSequence.from(Arrays.copyOfRange(k, base.length + 1, k.length));
+    }
   }
 
   /** The lock key of a data key, or empty for a key outside the data prefix. */

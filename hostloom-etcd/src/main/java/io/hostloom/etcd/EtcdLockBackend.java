@@ -30,6 +30,8 @@ import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.LockBackendException;
+import io.hostloom.locking.spi.PermitLeases;
+import io.hostloom.locking.spi.ReadWriteLeases;
 import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.ReplaceOutcome;
@@ -79,12 +81,26 @@ import java.util.function.Supplier;
  * by keep-alive, whose requests are sent at once); {@code OTHER} for errors etcd answered. Futures
  * complete on jetcd's executor. See {@link TxnRunner}.
  *
- * <p><b>Release signal.</b> One watch per backend over all data keys of the prefix: releases and
- * replaces wake the waits of their key; expiries announce nothing (waiters poll). See {@link
+ * <p><b>Release signal.</b> One watch per backend over all data keys of the prefix and the native
+ * views' keys: releases and replaces wake the waits of their key; a lock's expiry announces nothing
+ * (waiters poll), a view entry's does (etcd's delete of it looks like a release). See {@link
  * ReleaseWatch}.
+ *
+ * <p><b>Native semaphores and reader-writer locks</b> ({@link PermitLeases}, {@link
+ * ReadWriteLeases}): entry keys under a view key, each on its own etcd lease, a guard key whose
+ * {@code mod_revision} makes each decision atomic; see {@link ViewEntries}. Requests: acquire 3
+ * (range read, lease grant, transaction), refused 1 plus one TTL request per entry considered, sent
+ * together (no lease is granted); extend 3, 1 when absent; release 1; read 1 plus the TTLs, sent
+ * together. A compare that fails (another grant came in between) reads again.
  */
 public final class EtcdLockBackend
-    implements LockBackend, ReleaseSignal, BackendHealthProbe, BackendWarmUp, AutoCloseable {
+    implements LockBackend,
+        PermitLeases,
+        ReadWriteLeases,
+        ReleaseSignal,
+        BackendHealthProbe,
+        BackendWarmUp,
+        AutoCloseable {
   /** Default bound on every operation: 5 s. */
   public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(5);
 
@@ -109,6 +125,7 @@ public final class EtcdLockBackend
   private final ReleaseWatch releases; // null when off
   private final TxnRunner runner;
   private final GrantedLeases granted;
+  private final ViewEntries views;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private EtcdLockBackend(Builder b) {
@@ -149,6 +166,7 @@ public final class EtcdLockBackend
             closed::get,
             watch == null ? r -> {} : watch::observed,
             granted::now);
+    this.views = new ViewEntries(kv, leases, runner);
   }
 
   /** A builder; give it endpoints or a client. */
@@ -421,6 +439,36 @@ public final class EtcdLockBackend
   @Override
   public String name() {
     return "etcd";
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Always offered: one entry key per permit under the semaphore's view key, each acquire a
+   * range read and a transaction guarded by the key's guard (see {@link EtcdKeyLayout}).
+   */
+  @Override
+  public Optional<LockBackend> permitView(int permits) {
+    if (permits <= 0) {
+      throw new IllegalArgumentException("permits must be positive: " + permits);
+    }
+    return Optional.of(new EtcdPermitView(views, layout, permits));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Always offered: one entry key per reader and one for the writer (holding or waiting) under
+   * the lock's view key, each acquire a range read and a guarded transaction.
+   */
+  @Override
+  public Optional<Views> readWriteViews(int maxReaders) {
+    if (maxReaders <= 0) {
+      throw new IllegalArgumentException("maxReaders must be positive: " + maxReaders);
+    }
+    return Optional.of(
+        new Views(
+            new EtcdReaderView(views, layout, maxReaders), new EtcdWriterView(views, layout)));
   }
 
   /**

@@ -12,6 +12,7 @@ import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackendException;
 import io.hostloom.locking.spi.LosslessUtf8;
 import io.hostloom.locking.spi.support.LeaseRounding;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 
@@ -26,6 +27,12 @@ import java.util.Arrays;
  *   <li>data key: one marker byte ({@code g} a grant of a free key, {@code r} a replace), then the
  *       data's WTF-8 bytes; its {@code mod_revision} is the fencing token.
  * </ul>
+ *
+ * <p>A view's entry key (the owner is in its name) holds {@code <token>:<permits>:<data>}: the
+ * entry's fencing token in decimal, the permit count of the view that granted it ({@code 0} for
+ * reader-writer entries), then the data's WTF-8 bytes; it lives on the entry's etcd lease, whose
+ * remaining TTL is the entry's remaining time. A view's counter holds the key's last token in
+ * decimal.
  */
 final class RecordCodec {
   // etcd's MaxLeaseTTL (lease/lessor.go): longer TTLs are refused
@@ -88,8 +95,70 @@ final class RecordCodec {
     return new LeaseRecord(
         LosslessUtf8.decode(owner.getValue().getBytes()),
         LosslessUtf8.decode(Arrays.copyOfRange(v, 1, v.length)),
-        ttlSeconds > 0 ? Duration.ofSeconds(ttlSeconds) : Duration.ofMillis(1),
+        remaining(ttlSeconds),
         data.getModRevision());
+  }
+
+  private static Duration remaining(long ttlSeconds) {
+    return ttlSeconds > 0 ? Duration.ofSeconds(ttlSeconds) : Duration.ofMillis(1);
+  }
+
+  /** A view entry's value. */
+  static ByteSequence entry(long token, int permits, String data) {
+    byte[] head = (token + ":" + permits + ":").getBytes(StandardCharsets.US_ASCII);
+    byte[] d = LosslessUtf8.encode(data);
+    byte[] out = Arrays.copyOf(head, head.length + d.length);
+    System.arraycopy(d, 0, out, head.length, d.length);
+    return ByteSequence.from(out);
+  }
+
+  /** A view entry's value, decoded. */
+  record Entry(long token, int permits, String data) {}
+
+  static Entry entryOf(KeyValue entry) {
+    byte[] v = entry.getValue().getBytes();
+    int first = indexOf(v, 0);
+    int second = first < 0 ? -1 : indexOf(v, first + 1);
+    if (second < 0) {
+      throw LockBackendException.other("etcd view entry without its token", null);
+    }
+    try {
+      return new Entry(
+          Long.parseLong(new String(v, 0, first, StandardCharsets.US_ASCII)),
+          Integer.parseInt(new String(v, first + 1, second - first - 1, StandardCharsets.US_ASCII)),
+          LosslessUtf8.decode(Arrays.copyOfRange(v, second + 1, v.length)));
+    } catch (NumberFormatException e) {
+      throw LockBackendException.other("etcd view entry with a malformed token", e);
+    }
+  }
+
+  private static int indexOf(byte[] v, int from) {
+    for (int i = from; i < v.length; i++) {
+      if (v[i] == ':') {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The record of a view entry of {@code owner}, with {@code ttlSeconds} of its lease left. */
+  static LeaseRecord entryRecord(ByteSequence owner, Entry entry, long ttlSeconds) {
+    return new LeaseRecord(
+        LosslessUtf8.decode(owner.getBytes()), entry.data(), remaining(ttlSeconds), entry.token());
+  }
+
+  /** A view counter's value: the key's last token. */
+  static ByteSequence counter(long token) {
+    return ByteSequence.from(Long.toString(token), StandardCharsets.US_ASCII);
+  }
+
+  /** The last token a view counter holds. */
+  static long counterOf(KeyValue counter) {
+    try {
+      return Long.parseLong(counter.getValue().toString(StandardCharsets.US_ASCII));
+    } catch (NumberFormatException e) {
+      throw LockBackendException.other("etcd view counter malformed", e);
+    }
   }
 
   /** The one key a get found; a lock record always has both keys. */

@@ -1,5 +1,6 @@
 package io.hostloom.etcd;
 
+import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Watch;
 import io.etcd.jetcd.options.WatchOption;
 import io.etcd.jetcd.watch.WatchEvent;
@@ -18,10 +19,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The release signal: one etcd watch over every data key of the prefix. A release deletes the data
- * key and a replace rewrites it marked {@code r} ({@link RecordCodec#replaced}), so both wake the
- * waits of that key; an expiry leaves the data key and announces nothing (waiters poll). A wait is
- * purely local (no request per wait).
+ * The release signal: one etcd watch over every data key of the prefix and every key of the native
+ * views (one range, see {@link EtcdKeyLayout#watchEnd}). A release deletes the data key and a
+ * replace rewrites it marked {@code r} ({@link RecordCodec#replaced}), so both wake the waits of
+ * that key; a lock's expiry leaves the data key and announces nothing (waiters poll). A view
+ * entry's delete (its release, or etcd's delete at its expiry) wakes the waits of its view key. A
+ * wait is purely local (no request per wait).
  *
  * <p>The watch is opened when the backend is built. Until etcd confirms it, a release could go
  * unseen, so the confirmation wakes every wait registered before it (a spurious wake-up, never a
@@ -104,7 +107,11 @@ final class ReleaseWatch implements AutoCloseable {
       return;
     }
     WatchOption option =
-        WatchOption.builder().isPrefix(true).withCreateNotify(true).withRequireLeader(true).build();
+        WatchOption.builder()
+            .withRange(layout.watchEnd())
+            .withCreateNotify(true)
+            .withRequireLeader(true)
+            .build();
     Watch.Watcher opened;
     try {
       opened =
@@ -135,9 +142,15 @@ final class ReleaseWatch implements AutoCloseable {
       return;
     }
     for (WatchEvent e : response.getEvents()) {
-      if (e.getEventType() == WatchEvent.EventType.DELETE || RecordCodec.replaced(e)) {
-        long revision = e.getKeyValue().getModRevision();
-        layout.lockKeyOf(e.getKeyValue().getKey()).ifPresent(k -> waits.wakeAll(k, revision));
+      ByteSequence key = e.getKeyValue().getKey();
+      long revision = e.getKeyValue().getModRevision();
+      if (e.getEventType() == WatchEvent.EventType.DELETE) {
+        layout
+            .lockKeyOf(key)
+            .or(() -> layout.viewKeyOf(key))
+            .ifPresent(k -> waits.wakeAll(k, revision));
+      } else if (RecordCodec.replaced(e)) {
+        layout.lockKeyOf(key).ifPresent(k -> waits.wakeAll(k, revision));
       }
     }
     observed(response.getHeader().getRevision());

@@ -85,6 +85,23 @@ final class TxnRunner {
       long ttl,
       Function<Long, CompletableFuture<TxnResponse>> txn,
       Step<T> answer) {
+    return runLeased(operation, ttl, txn, r -> r.getHeader().getRevision(), answer::apply);
+  }
+
+  /**
+   * Runs one operation as {@link #run} does, whose requests after the lease grant ({@code send},
+   * given the lease id) answer an {@code R} of their own: a view's read and the guarded transaction
+   * it decides, for example. Such an operation fails with a {@link LockBackendException} it makes
+   * itself when it knows better than "sent" (a read that changed nothing).
+   *
+   * @param revision the etcd revision an answer saw
+   */
+  <R, T> CompletableFuture<T> runLeased(
+      String operation,
+      long ttl,
+      Function<Long, CompletableFuture<R>> send,
+      ToLongFunction<R> revision,
+      BiFunction<Grant, R, CompletableFuture<T>> answer) {
     Supplier<CompletableFuture<Grant>> lease =
         ttl == 0
             ? () -> CompletableFuture.completedFuture(Grant.NONE)
@@ -93,13 +110,7 @@ final class TxnRunner {
               return call(() -> leases.grant(ttl))
                   .thenApply(g -> new Grant(g.getID(), g.getTTL(), sent));
             };
-    return execute(
-        operation,
-        NEW,
-        lease,
-        g -> txn.apply(g.id()),
-        r -> r.getHeader().getRevision(),
-        answer::apply);
+    return execute(operation, NEW, lease, g -> send.apply(g.id()), revision, answer);
   }
 
   /**

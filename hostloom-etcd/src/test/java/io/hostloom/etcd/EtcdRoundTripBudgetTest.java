@@ -14,6 +14,8 @@ import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackend;
+import io.hostloom.locking.spi.PermitLeases;
+import io.hostloom.locking.spi.ReadWriteLeases;
 import io.hostloom.testkit.TestTiming;
 import io.hostloom.testkit.capability.RoundTripBudget;
 import io.hostloom.testkit.capability.RoundTripBudget.Case;
@@ -167,6 +169,61 @@ class EtcdRoundTripBudgetTest extends RoundTripBudgetSuite {
     assertThat(get(b.extend(k, "a", shortLease())).extended()).isFalse();
     assertThat(get(setup().acquire(k, "b", "e", LONG)).granted()).isTrue();
     assertThat(get(b.read(k))).hasValueSatisfying(r -> assertThat(r.owner()).isEqualTo("b"));
+  }
+
+  @Test
+  void anUncontendedPermitAcquireAndReleaseIsFourRequests() {
+    LockBackend view = ((PermitLeases) counted()).permitView(2).orElseThrow();
+    String k = key("permit");
+    assertThat(
+            assertRoundTrips(
+                "permit view: acquire, free permit",
+                3,
+                () -> assertThat(get(view.acquire(k, "a", "d", LONG)).granted()).isTrue()))
+        .containsExactly("Range", "LeaseGrant", "Txn");
+    assertThat(
+            assertRoundTrips(
+                "permit view: release",
+                1,
+                () -> assertThat(get(view.release(k, "a")).released()).isTrue()))
+        .containsExactly("Txn");
+  }
+
+  @Test
+  void aRefusedPermitAcquireReadsAndAsksForTheTtlsTogetherAndGrantsNoLease() {
+    LockBackend view = ((PermitLeases) counted()).permitView(2).orElseThrow();
+    LockBackend other = ((PermitLeases) setup()).permitView(2).orElseThrow();
+    String k = key("permits-taken");
+    get(other.acquire(k, "a", "", LONG));
+    get(other.acquire(k, "b", "", Duration.ofSeconds(30)));
+    assertThat(
+            assertRoundTrips(
+                "permit view: acquire, every permit taken",
+                3,
+                () ->
+                    assertThat(get(view.acquire(k, "c", "", LONG)).holder())
+                        .hasValueSatisfying(h -> assertThat(h.owner()).isEqualTo("b"))))
+        .containsExactly("Range", "LeaseTimeToLive", "LeaseTimeToLive");
+  }
+
+  @Test
+  void aReadAndAWriteCycleAreFourRequestsEach() {
+    ReadWriteLeases.Views views = ((ReadWriteLeases) counted()).readWriteViews(4).orElseThrow();
+    String k = key("rw");
+    for (LockBackend view : List.of(views.read(), views.write())) {
+      assertThat(
+              assertRoundTrips(
+                  view + ": acquire, free",
+                  3,
+                  () -> assertThat(get(view.acquire(k, "a", "d", LONG)).granted()).isTrue()))
+          .containsExactly("Range", "LeaseGrant", "Txn");
+      assertThat(
+              assertRoundTrips(
+                  view + ": release",
+                  1,
+                  () -> assertThat(get(view.release(k, "a")).released()).isTrue()))
+          .containsExactly("Txn");
+    }
   }
 
   private static void isLive(LeaseRecord r, String owner, String data) {
