@@ -5,6 +5,8 @@ import io.hostloom.locking.spi.BackendHealthProbe;
 import io.hostloom.locking.spi.BackendWarmUp;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.locking.spi.LockBackendException;
+import io.hostloom.locking.spi.PermitLeases;
+import io.hostloom.locking.spi.ReadWriteLeases;
 import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.locking.spi.support.BackendArguments;
 import io.hostloom.locking.spi.support.DelegatingLockBackend;
@@ -14,7 +16,9 @@ import io.hostloom.locking.spi.support.VersionedRecordLockBackend;
 import io.hostloom.locking.time.LockClock;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
@@ -27,8 +31,11 @@ import org.apache.zookeeper.common.PathUtils;
 
 /**
  * A {@link LockBackend} over Apache ZooKeeper 3.6+ (asynchronous client API), for both faces of
- * HostLoom: the lock kernel and WOPI locks. Also a {@link ReleaseSignal} (one persistent recursive
- * watch per session), a {@link BackendHealthProbe} and a {@link BackendWarmUp}.
+ * HostLoom: the lock kernel and WOPI locks. Also a {@link ReleaseSignal} (persistent recursive
+ * watches on the lock and view folders, per session), a {@link BackendHealthProbe}, a {@link
+ * BackendWarmUp}, and natively {@link ReadWriteLeases} and {@link PermitLeases}: all entries of a
+ * reader-writer lock or semaphore are one znode under {@code <root>/views}, apart from the locks
+ * ({@link ZooKeeperReadWriteLeases}, {@link ZooKeeperPermitLeases}).
  *
  * <p><b>Lease model.</b> One <em>persistent</em> znode per key, {@code <root>/locks/<name>}, holds
  * owner, data, lease length and fencing token. A lease is live while the znode's {@code mtime} plus
@@ -54,7 +61,12 @@ import org.apache.zookeeper.common.PathUtils;
  * module README). {@link #close()} closes the session; leases stay on the server.
  */
 public final class ZooKeeperLockBackend extends DelegatingLockBackend
-    implements ReleaseSignal, BackendHealthProbe, BackendWarmUp, AutoCloseable {
+    implements ReleaseSignal,
+        ReadWriteLeases,
+        PermitLeases,
+        BackendHealthProbe,
+        BackendWarmUp,
+        AutoCloseable {
   public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(5);
   public static final Duration DEFAULT_HEALTH_TIMEOUT = Duration.ofSeconds(2);
   public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(10);
@@ -62,6 +74,11 @@ public final class ZooKeeperLockBackend extends DelegatingLockBackend
 
   // a znode holds up to 1 MiB (jute.maxbuffer); keys are hashed into names, so any length fits
   private static final int MAX_VALUE_LENGTH = 100_000;
+
+  // a view znode holds all entries of its key, so its entries keep to the SPI's lengths
+  private static final BackendArguments VIEW_ARGUMENTS =
+      BackendArguments.withLimits(
+          Integer.MAX_VALUE, SpiLimits.MAX_OWNER_LENGTH, SpiLimits.MAX_DATA_LENGTH);
 
   private final String root;
   private final Duration commandTimeout;
@@ -71,6 +88,7 @@ public final class ZooKeeperLockBackend extends DelegatingLockBackend
   private final ZooKeeperSession session;
   private final ZooKeeperRecordStore store;
   private final VersionedRecordLockBackend<ZooKeeperRecordStore.Version> leases;
+  private final ViewUpdates views;
   private volatile boolean closed;
 
   private ZooKeeperLockBackend(Builder b) {
@@ -80,14 +98,20 @@ public final class ZooKeeperLockBackend extends DelegatingLockBackend
     this.timer = new ScheduledThreadPoolExecutor(1, ZooKeeperLockBackend::timerThread);
     timer.setRemoveOnCancelPolicy(true);
     String locks = b.root + "/locks";
+    String viewRoot = b.root + "/" + ZooKeeperRecordStore.VIEWS;
+    List<String> announcing =
+        List.of(
+            locks,
+            viewRoot + "/" + ZooKeeperRecordStore.READ_WRITE,
+            viewRoot + "/" + ZooKeeperRecordStore.PERMITS);
     this.waiters = b.releaseSignal ? new ReleaseWaitRegistry(LockClock.system(timer)) : null;
     try {
       this.session =
           new ZooKeeperSession(
               b.connectString,
               (int) Math.min(Integer.MAX_VALUE, b.sessionTimeout.toMillis()),
-              waiters == null ? null : locks,
-              waiters == null ? null : new ReleaseEvents(locks, waiters),
+              waiters == null ? List.of() : List.of(locks, viewRoot),
+              waiters == null ? null : new ReleaseEvents(announcing, waiters),
               waiters == null ? () -> {} : waiters::wakeEveryKey,
               timer);
     } catch (IOException | RuntimeException e) {
@@ -106,6 +130,7 @@ public final class ZooKeeperLockBackend extends DelegatingLockBackend
                     Math.max(MAX_VALUE_LENGTH, SpiLimits.MAX_OWNER_LENGTH),
                     Math.max(MAX_VALUE_LENGTH, SpiLimits.MAX_DATA_LENGTH)))
             .build();
+    this.views = new ViewUpdates(store, timer, b.commandTimeout);
   }
 
   private static Thread timerThread(Runnable r) {
@@ -131,6 +156,44 @@ public final class ZooKeeperLockBackend extends DelegatingLockBackend
     return "zookeeper";
   }
 
+  // ---------------------------------------------------------------- native views
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Always offered: all entries of a reader-writer key are one znode {@code
+   * <root>/views/rw/<name>}, read together with the server's now in one round trip and written back
+   * conditioned on its version in one more (see the module README). Owners and data of view entries
+   * are at most {@link SpiLimits#MAX_OWNER_LENGTH} and {@link SpiLimits#MAX_DATA_LENGTH} long.
+   */
+  @Override
+  public Optional<Views> readWriteViews(int maxReaders) {
+    if (maxReaders < 1) {
+      throw new IllegalArgumentException("maxReaders must be positive but was " + maxReaders);
+    }
+    String folder = store.viewFolder(ZooKeeperRecordStore.READ_WRITE);
+    return Optional.of(
+        new Views(
+            new ZooKeeperReadWriteLeases(views, folder, VIEW_ARGUMENTS, false, maxReaders),
+            new ZooKeeperReadWriteLeases(views, folder, VIEW_ARGUMENTS, true, maxReaders)));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Always offered: all entries of a semaphore are one znode {@code
+   * <root>/views/permits/<name>}, as for {@link #readWriteViews}.
+   */
+  @Override
+  public Optional<LockBackend> permitView(int permits) {
+    if (permits < 1) {
+      throw new IllegalArgumentException("permits must be positive but was " + permits);
+    }
+    return Optional.of(
+        new ZooKeeperPermitLeases(
+            views, store.viewFolder(ZooKeeperRecordStore.PERMITS), VIEW_ARGUMENTS, permits));
+  }
+
   // ---------------------------------------------------------------- release signal, health
 
   /** No request: a local registration, woken by the session's one persistent watch. */
@@ -143,7 +206,7 @@ public final class ZooKeeperLockBackend extends DelegatingLockBackend
     return waiters.await(NodeNames.of(key), maxWait);
   }
 
-  /** Whether this instance hears releases now (its session's watch is confirmed). */
+  /** Whether this instance hears releases now (its session's watches are confirmed). */
   public boolean releaseSignalUp() {
     return waiters != null && session.watching();
   }
@@ -192,9 +255,10 @@ public final class ZooKeeperLockBackend extends DelegatingLockBackend
   /**
    * Does now what the first operation would otherwise pay for: waits for the session {@link
    * Builder#build()} started connecting (at most half the command timeout, as an operation does),
-   * creates the root, {@code locks} and {@code clock} znodes where missing (which the first
-   * operation of an instance does anyway), then sends one {@code exists} of the root. Without it,
-   * the first operation pays for the session's TCP connect and handshake and those creates.
+   * creates the root, {@code locks}, {@code views} and {@code clock} znodes where missing (which
+   * the first operation of an instance does anyway), then sends one {@code exists} of the root.
+   * Without it, the first operation pays for the session's TCP connect and handshake and those
+   * creates.
    *
    * <p>Never blocks. Completes within the command timeout, or exceptionally with a {@link
    * LockBackendException}: {@code UNAVAILABLE} when no session was established in time, a request
@@ -333,8 +397,8 @@ public final class ZooKeeperLockBackend extends DelegatingLockBackend
     }
 
     /**
-     * The znode under which {@code locks/} and {@code clock} live, e.g. {@code /hostloom} (the
-     * default); created on first use.
+     * The znode under which {@code locks/}, {@code views/} and {@code clock} live, e.g. {@code
+     * /hostloom} (the default); created on first use.
      */
     public Builder rootPath(String rootPath) {
       Objects.requireNonNull(rootPath, "rootPath");
@@ -351,8 +415,8 @@ public final class ZooKeeperLockBackend extends DelegatingLockBackend
     }
 
     /**
-     * Whether {@code awaitRelease} listens (one persistent recursive watch on the lock folder per
-     * session). Off: waits answer {@code false} at once and waiters poll. Default on.
+     * Whether {@code awaitRelease} listens (persistent recursive watches on the lock and view
+     * folders, per session). Off: waits answer {@code false} at once and waiters poll. Default on.
      */
     public Builder releaseSignal(boolean releaseSignal) {
       this.releaseSignal = releaseSignal;

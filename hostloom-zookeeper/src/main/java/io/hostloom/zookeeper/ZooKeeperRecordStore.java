@@ -2,6 +2,7 @@ package io.hostloom.zookeeper;
 
 import io.hostloom.locking.spi.LockBackendException;
 import io.hostloom.locking.spi.support.Claim;
+import io.hostloom.locking.spi.support.LeaseRounding;
 import io.hostloom.locking.spi.support.VersionedRecord;
 import io.hostloom.locking.spi.support.VersionedRecordStore;
 import io.hostloom.locking.spi.support.WriteResult;
@@ -52,6 +53,15 @@ final class ZooKeeperRecordStore implements VersionedRecordStore<ZooKeeperRecord
   /** The guard child of a znode that was found at version -1 (see the class comment). */
   static final String WRAPPED = "wrapped";
 
+  /** The folder under the root that holds the native views' folders, apart from the locks. */
+  static final String VIEWS = "views";
+
+  /** The view folder of reader-writer locks. */
+  static final String READ_WRITE = "rw";
+
+  /** The view folder of semaphores. */
+  static final String PERMITS = "permits";
+
   /** The version at which the next write recreates the znode instead of incrementing it. */
   static final int LAST_VERSION = Integer.MAX_VALUE;
 
@@ -72,6 +82,7 @@ final class ZooKeeperRecordStore implements VersionedRecordStore<ZooKeeperRecord
   private final ZooKeeperSession session;
   private final String root;
   private final String locks;
+  private final String views;
   private final String clock;
   private final long connectWaitMillis;
   private final AtomicReference<CompletableFuture<Void>> layout = new AtomicReference<>();
@@ -81,12 +92,18 @@ final class ZooKeeperRecordStore implements VersionedRecordStore<ZooKeeperRecord
     this.session = session;
     this.root = root;
     this.locks = root + "/locks";
+    this.views = root + "/" + VIEWS;
     this.clock = root + "/clock";
     this.connectWaitMillis = Math.max(1, connectWait.toMillis());
   }
 
   String locksFolder() {
     return locks;
+  }
+
+  /** The folder of a native view's znodes ({@link #READ_WRITE} or {@link #PERMITS}). */
+  String viewFolder(String kind) {
+    return views + "/" + kind;
   }
 
   void onRoundTrip(Consumer<String> listener) {
@@ -141,7 +158,8 @@ final class ZooKeeperRecordStore implements VersionedRecordStore<ZooKeeperRecord
     return connected()
         .thenCompose(
             zk ->
-                (replace ? announced(zk, path, next, version) : plainSet(zk, path, next, version))
+                writeOver(
+                        zk, path, next.encode(), version.dataVersion(), version.hasChild(), replace)
                     .thenApply(
                         stat ->
                             stat == null
@@ -155,7 +173,13 @@ final class ZooKeeperRecordStore implements VersionedRecordStore<ZooKeeperRecord
     return connected()
         .thenCompose(
             zk ->
-                announced(zk, path, LeaseNode.RELEASED, version)
+                writeOver(
+                        zk,
+                        path,
+                        LeaseNode.RELEASED.encode(),
+                        version.dataVersion(),
+                        version.hasChild(),
+                        true)
                     .thenApply(
                         stat ->
                             stat == null ? WriteResult.<Version>lost() : WriteResult.deleted()));
@@ -179,12 +203,57 @@ final class ZooKeeperRecordStore implements VersionedRecordStore<ZooKeeperRecord
   /** One round trip: the clock write, then the lock znode; the record as of the server's now. */
   private CompletableFuture<Optional<VersionedRecord<Version>>> snapshot(
       ZooKeeper zk, String path, String roundTrip) {
-    if (roundTrip != null) { // null: pipelined behind a write, in that write's round trip
+    return readAt(zk, path, roundTrip).thenApply(at -> record(at.node(), at.clockNow()));
+  }
+
+  /**
+   * A znode as of the server's now, for the native views too.
+   *
+   * @param node the znode, {@code null} when absent
+   * @param clockNow the {@code mtime} of the clock write sent just before the read
+   * @param clockZxid that write's {@code mzxid}: every later transaction's zxid is larger
+   */
+  record NodeAt(Node node, long clockNow, long clockZxid) {
+    /**
+     * The server's now for the node: the clock's, or the node's own {@code mtime} when a write of
+     * another session came between (the read ran after both), so never later than the true now.
+     */
+    long now() {
+      return node == null ? clockNow : Math.max(clockNow, node.stat().getMtime());
+    }
+  }
+
+  /**
+   * One round trip: the clock write, then {@code path}, pipelined. Fails {@code UNAVAILABLE}.
+   *
+   * @param roundTrip the round trip's name for the listener; {@code null} when pipelined behind a
+   *     write, in that write's round trip
+   */
+  CompletableFuture<NodeAt> readAt(ZooKeeper zk, String path, String roundTrip) {
+    if (roundTrip != null) {
       roundTrips.accept(roundTrip);
     }
     CompletableFuture<Stat> now = session.setData(zk, clock, NOTHING, -1);
     CompletableFuture<Node> node = session.getData(zk, path);
-    return readFailure(now.thenCombine(node, (c, n) -> record(n, c.getMtime())));
+    return readFailure(now.thenCombine(node, (c, n) -> new NodeAt(n, c.getMtime(), c.getMzxid())));
+  }
+
+  /**
+   * Creates the persistent znode {@code path} with {@code bytes}: its stat, or {@code null} when it
+   * exists already (nothing changed). One round trip.
+   */
+  CompletableFuture<Stat> createNode(ZooKeeper zk, String path, byte[] bytes) {
+    roundTrips.accept("create");
+    return on(
+        session.create(zk, path, bytes),
+        (stat, t) -> {
+          if (t == null) {
+            return done(stat);
+          }
+          return ZooKeeperFailures.code(t) == Code.NODEEXISTS
+              ? done(null)
+              : CompletableFuture.failedFuture(writeFailure(t));
+        });
   }
 
   /**
@@ -212,41 +281,43 @@ final class ZooKeeperRecordStore implements VersionedRecordStore<ZooKeeperRecord
             Duration.ofMillis(live ? left : 0)));
   }
 
-  private CompletableFuture<Stat> plainSet(
-      ZooKeeper zk, String path, LeaseNode next, Version version) {
-    List<Op> ops = write(path, next, version);
-    if (ops.size() == 1) {
-      roundTrips.accept("setData");
-      return conditional(
-          session.setData(zk, path, next.encode(), version.dataVersion()), Function.identity());
-    }
-    roundTrips.accept("multi(write)");
-    return conditional(session.multi(zk, ops), ZooKeeperRecordStore::lastSetData);
-  }
-
   /**
-   * The conditional write of a release or replace, plus creating and deleting the child {@code
-   * released} in the same {@code multi}: other sessions' watches hear a {@code NodeDeleted} of that
-   * child, which grants and extends never cause. Nothing stays behind.
+   * Writes {@code bytes} over the znode read at {@code dataVersion}: its stat, or {@code null} when
+   * the version condition failed (nothing changed). One round trip. When {@code announce}, the
+   * write creates and deletes the child {@code released} in the same {@code multi}: other sessions'
+   * watches hear a {@code NodeDeleted} of that child, which other writes never cause; nothing stays
+   * behind.
+   *
+   * @param hasChild whether the znode had a child when read (only {@link #WRAPPED} lasts)
    */
-  private CompletableFuture<Stat> announced(
-      ZooKeeper zk, String path, LeaseNode next, Version version) {
-    roundTrips.accept("multi(setData,create,delete)");
-    String signal = path + "/" + ReleaseEvents.SIGNAL;
-    List<Op> ops = new ArrayList<>(write(path, next, version));
-    ops.add(Op.create(signal, NOTHING, PERSISTENT));
-    ops.add(Op.delete(signal, ANY_VERSION)); // created just before, in this transaction
+  CompletableFuture<Stat> writeOver(
+      ZooKeeper zk,
+      String path,
+      byte[] bytes,
+      int dataVersion,
+      boolean hasChild,
+      boolean announce) {
+    List<Op> ops = new ArrayList<>(write(path, bytes, dataVersion, hasChild));
+    if (announce) {
+      roundTrips.accept("multi(setData,create,delete)");
+      String signal = path + "/" + ReleaseEvents.SIGNAL;
+      ops.add(Op.create(signal, NOTHING, PERSISTENT));
+      ops.add(Op.delete(signal, ANY_VERSION)); // created just before, in this transaction
+    } else if (ops.size() == 1) {
+      roundTrips.accept("setData");
+      return conditional(session.setData(zk, path, bytes, dataVersion), Function.identity());
+    } else {
+      roundTrips.accept("multi(write)");
+    }
     return conditional(session.multi(zk, ops), ZooKeeperRecordStore::lastSetData);
   }
 
   /**
-   * The ops of writing {@code next} over the record read at {@code version}, never conditioned on
+   * The ops of writing {@code bytes} over the znode read at version {@code v}, never conditioned on
    * -1 (see the class comment): a {@code setData} on that version; at the last or a negative
    * version, a delete on it and a fresh znode; at -1, the guard child with the write.
    */
-  private static List<Op> write(String path, LeaseNode next, Version version) {
-    byte[] bytes = next.encode();
-    int v = version.dataVersion();
+  private static List<Op> write(String path, byte[] bytes, int v, boolean hasChild) {
     if (v == ANY_VERSION) {
       // no version condition is possible: the guard child is it (NODEEXISTS for a later writer)
       return List.of(
@@ -254,7 +325,7 @@ final class ZooKeeperRecordStore implements VersionedRecordStore<ZooKeeperRecord
     }
     if (v < 0 || v == LAST_VERSION) {
       List<Op> ops = new ArrayList<>(4);
-      if (version.hasChild()) {
+      if (hasChild) {
         ops.add(Op.delete(path + "/" + WRAPPED, ANY_VERSION)); // the delete below is the condition
       }
       ops.add(Op.delete(path, v));
@@ -342,7 +413,7 @@ final class ZooKeeperRecordStore implements VersionedRecordStore<ZooKeeperRecord
    * The handle once connected and the layout exists. Waits for a connection at most the connect
    * wait, then fails {@code UNAVAILABLE}: nothing was sent.
    */
-  private CompletableFuture<ZooKeeper> connected() {
+  CompletableFuture<ZooKeeper> connected() {
     return session
         .connection()
         .copy()
@@ -357,7 +428,10 @@ final class ZooKeeperRecordStore implements VersionedRecordStore<ZooKeeperRecord
         .thenCompose(zk -> layout(zk).thenApply(v -> zk));
   }
 
-  /** Creates the root, lock folder and clock znodes once per store (they may exist already). */
+  /**
+   * Creates the root, lock and view folders and clock znodes once per store (they may exist
+   * already).
+   */
   private CompletableFuture<Void> layout(ZooKeeper zk) {
     CompletableFuture<Void> known = layout.get();
     if (known != null && !known.isCompletedExceptionally()) {
@@ -398,6 +472,9 @@ final class ZooKeeperRecordStore implements VersionedRecordStore<ZooKeeperRecord
     }
     paths.add(root);
     paths.add(locks);
+    paths.add(views);
+    paths.add(viewFolder(READ_WRITE));
+    paths.add(viewFolder(PERMITS));
     paths.add(clock);
     return paths;
   }
@@ -406,11 +483,15 @@ final class ZooKeeperRecordStore implements VersionedRecordStore<ZooKeeperRecord
     return locks + "/" + NodeNames.of(key);
   }
 
+  /** A lease in whole milliseconds, rounded up, at most {@link #MAX_LEASE_MILLIS}. */
+  static long leaseMillis(Duration lease) {
+    return lease.compareTo(Duration.ofMillis(MAX_LEASE_MILLIS)) >= 0
+        ? MAX_LEASE_MILLIS
+        : LeaseRounding.ceilMillis(lease);
+  }
+
   private static LeaseNode node(Claim claim) {
-    long ms =
-        claim.lease().compareTo(Duration.ofMillis(MAX_LEASE_MILLIS)) >= 0
-            ? MAX_LEASE_MILLIS
-            : claim.lease().toMillis(); // already rounded up to whole ms
+    long ms = leaseMillis(claim.lease()); // already rounded up to whole ms
     return claim.isNewGrant()
         ? LeaseNode.grant(claim.owner(), claim.data(), ms)
         : new LeaseNode(claim.owner(), claim.data(), ms, claim.keptToken());

@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One ZooKeeper client handle and what keeps it usable: a new handle when the session expires, a
- * future of "connected" that requests wait on, the persistent recursive watch that feeds release
+ * future of "connected" that requests wait on, the persistent recursive watches that feed release
  * signals, and the asynchronous requests as futures.
  *
  * <p>Lock records are persistent znodes, so a session ending loses no lease: only watches and the
@@ -38,11 +38,12 @@ final class ZooKeeperSession implements AutoCloseable {
   private static final class Generation {
     ZooKeeper zk;
     boolean connectedOnce;
+    int watchesConfirmed; // guarded by lock
   }
 
   private final String connectString;
   private final int sessionTimeoutMillis;
-  private final String watchedPath;
+  private final List<String> watchedPaths;
   private final Watcher changes;
   private final Runnable eventsMayBeMissed;
   private final ScheduledExecutorService timer;
@@ -54,22 +55,22 @@ final class ZooKeeperSession implements AutoCloseable {
   private volatile boolean watching;
 
   /**
-   * @param watchedPath where the persistent recursive watch goes ({@code null}: no watch)
-   * @param changes receives the node events under {@code watchedPath}
+   * @param watchedPaths where the persistent recursive watches go (empty: no watch)
+   * @param changes receives the node events under {@code watchedPaths}
    * @param eventsMayBeMissed runs after a reconnect or a new session, when node events may have
    *     been missed
    */
   ZooKeeperSession(
       String connectString,
       int sessionTimeoutMillis,
-      String watchedPath,
+      List<String> watchedPaths,
       Watcher changes,
       Runnable eventsMayBeMissed,
       ScheduledExecutorService timer)
       throws IOException {
     this.connectString = connectString;
     this.sessionTimeoutMillis = sessionTimeoutMillis;
-    this.watchedPath = watchedPath;
+    this.watchedPaths = List.copyOf(watchedPaths);
     this.changes = changes;
     this.eventsMayBeMissed = eventsMayBeMissed;
     this.timer = timer;
@@ -148,26 +149,27 @@ final class ZooKeeperSession implements AutoCloseable {
   }
 
   private void addWatch(Generation g) {
-    if (watchedPath == null) {
-      return;
-    }
-    g.zk.addWatch(
-        watchedPath,
-        changes,
-        AddWatchMode.PERSISTENT_RECURSIVE,
-        (rc, path, ctx) -> {
-          if (rc == Code.OK.intValue()) {
-            synchronized (lock) {
-              watching = g == current && !closed;
+    for (String path : watchedPaths) {
+      g.zk.addWatch(
+          path,
+          changes,
+          AddWatchMode.PERSISTENT_RECURSIVE,
+          (rc, p, ctx) -> {
+            if (rc == Code.OK.intValue()) {
+              synchronized (lock) {
+                g.watchesConfirmed++;
+                watching = g == current && !closed && g.watchesConfirmed == watchedPaths.size();
+              }
+            } else {
+              log.warn(
+                  "ZooKeeper: release watch on {} not added ({}); waiters poll", p, Code.get(rc));
             }
-          } else {
-            log.warn("ZooKeeper: release watch not added ({}); waiters poll", Code.get(rc));
-          }
-        },
-        null);
+          },
+          null);
+    }
   }
 
-  /** Whether the persistent watch of the current session is confirmed. */
+  /** Whether every persistent watch of the current session is confirmed. */
   boolean watching() {
     return watching;
   }

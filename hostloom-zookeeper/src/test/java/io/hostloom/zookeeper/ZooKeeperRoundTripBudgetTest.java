@@ -2,6 +2,11 @@ package io.hostloom.zookeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hostloom.locking.LockOptions;
+import io.hostloom.locking.LockingOptions;
+import io.hostloom.locking.rwlock.DistributedReadWriteLock;
+import io.hostloom.locking.semaphore.DistributedSemaphore;
+import io.hostloom.locking.semaphore.DistributedSemaphores;
 import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.testkit.capability.RoundTripBudget;
 import io.hostloom.testkit.capability.RoundTripBudget.Case;
@@ -11,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -76,5 +82,68 @@ class ZooKeeperRoundTripBudgetTest extends RoundTripBudgetSuite {
                 assertThat(get(counted().acquire(k, "b", "", Duration.ofMinutes(1))).granted())
                     .isTrue());
     assertThat(trips).containsExactly("create+setData(clock)+getData", "setData");
+  }
+
+  private static final List<String> CREATE_CYCLE =
+      List.of(
+          "setData(clock)+getData",
+          "create",
+          "setData(clock)+getData",
+          "multi(setData,create,delete)");
+  private static final List<String> CYCLE =
+      List.of(
+          "setData(clock)+getData",
+          "setData",
+          "setData(clock)+getData",
+          "multi(setData,create,delete)");
+
+  private static LockingOptions options() {
+    return LockingOptions.builder().namespace("hl-rt").defaultLease(Duration.ofMinutes(1)).build();
+  }
+
+  private static LockOptions waiting() {
+    return LockOptions.builder()
+        .lease(Duration.ofMinutes(1))
+        .maxWait(Duration.ofSeconds(10))
+        .build();
+  }
+
+  /**
+   * An uncontended cycle through {@link DistributedReadWriteLock} runs over the native view: read
+   * and grant (2), read and release (2). The first grant of a name creates its znode instead of
+   * writing it.
+   */
+  @Test
+  void readAndWriteCyclesThroughTheNativeViewAreFourRoundTripsEach() {
+    try (DistributedReadWriteLock rw = DistributedReadWriteLock.create(options(), counted())) {
+      String name = "rw-" + UUID.randomUUID();
+      List<String> first =
+          assertRoundTrips(
+              "rwlock read acquire+release, new name",
+              4,
+              () -> rw.acquireRead(name, waiting()).close());
+      assertThat(first).containsExactlyElementsOf(CREATE_CYCLE);
+      List<String> read =
+          assertRoundTrips(
+              "rwlock read acquire+release", 4, () -> rw.acquireRead(name, waiting()).close());
+      assertThat(read).containsExactlyElementsOf(CYCLE);
+      List<String> write =
+          assertRoundTrips(
+              "rwlock write acquire+release", 4, () -> rw.acquireWrite(name, waiting()).close());
+      assertThat(write).containsExactlyElementsOf(CYCLE);
+    }
+  }
+
+  /** The same for a permit of a {@link DistributedSemaphore} over the native permit view. */
+  @Test
+  void aPermitCycleThroughTheNativeViewIsFourRoundTrips() {
+    try (DistributedSemaphores semaphores = DistributedSemaphores.create(options(), counted())) {
+      DistributedSemaphore sem = semaphores.semaphore("sem-" + UUID.randomUUID(), 4);
+      sem.tryAcquire().orElseThrow().close(); // the znode exists from here on
+      List<String> cycle =
+          assertRoundTrips(
+              "semaphore permit acquire+release", 4, () -> sem.tryAcquire().orElseThrow().close());
+      assertThat(cycle).containsExactlyElementsOf(CYCLE);
+    }
   }
 }
