@@ -52,11 +52,10 @@ public record PermitEntries(List<ViewEntry> entries, long lastToken, int permits
     if (mine >= 0) {
       ViewEntry e = live.get(mine);
       live.set(mine, e.expiringAt(now + leaseNanos));
-      return step(live, lastToken, this.permits, AcquireOutcome.granted(e.token()), true);
+      return step(live, lastToken, this.permits, AcquireOutcome.granted(e.token()));
     }
     if (live.size() >= permits || (!live.isEmpty() && this.permits != permits)) {
-      return step(
-          live, lastToken, this.permits, AcquireOutcome.held(first(live).toRecord(now)), false);
+      return step(live, lastToken, this.permits, AcquireOutcome.held(first(live).toRecord(now)));
     }
     boolean[] used = new boolean[permits];
     for (ViewEntry e : live) {
@@ -69,7 +68,7 @@ public record PermitEntries(List<ViewEntry> entries, long lastToken, int permits
     long base = Math.max(lastToken + 1, floor);
     long token = base + Math.floorMod(slot - base, (long) permits);
     live.add(new ViewEntry(owner, data, now + leaseNanos, token));
-    return step(live, token, permits, AcquireOutcome.granted(token), true);
+    return step(live, token, permits, AcquireOutcome.granted(token));
   }
 
   /** Extend of {@code owner}'s live entry to now + lease; otherwise refused as absent. */
@@ -77,10 +76,10 @@ public record PermitEntries(List<ViewEntry> entries, long lastToken, int permits
     List<ViewEntry> live = live(now);
     int mine = indexOf(live, owner);
     if (mine < 0) {
-      return step(live, lastToken, permits, ExtendOutcome.absent(), false);
+      return step(live, lastToken, permits, ExtendOutcome.absent());
     }
     live.set(mine, live.get(mine).expiringAt(now + leaseNanos));
-    return step(live, lastToken, permits, ExtendOutcome.succeeded(), true);
+    return step(live, lastToken, permits, ExtendOutcome.succeeded());
   }
 
   /** Release of {@code owner}'s live entry; otherwise refused as absent. */
@@ -88,10 +87,10 @@ public record PermitEntries(List<ViewEntry> entries, long lastToken, int permits
     List<ViewEntry> live = live(now);
     int mine = indexOf(live, owner);
     if (mine < 0) {
-      return step(live, lastToken, permits, ReleaseOutcome.absent(), false);
+      return step(live, lastToken, permits, ReleaseOutcome.absent());
     }
     live.remove(mine);
-    return step(live, lastToken, permits, ReleaseOutcome.succeeded(), true);
+    return step(live, lastToken, permits, ReleaseOutcome.succeeded());
   }
 
   /** The live entry that expires first, or empty. */
@@ -105,16 +104,9 @@ public record PermitEntries(List<ViewEntry> entries, long lastToken, int permits
     return live(now).size();
   }
 
-  /** Whether no entry is live at {@code now} (the record may then go, keeping only the token). */
-  public boolean idleAt(long now) {
-    return liveCount(now) == 0;
-  }
-
-  private <O> ViewStep<PermitEntries, O> step(
-      List<ViewEntry> live, long token, int count, O outcome, boolean changed) {
-    boolean dropped = live.size() != entries.size();
-    PermitEntries next = new PermitEntries(live, token, live.isEmpty() ? 0 : count);
-    return new ViewStep<>(next, outcome, changed || dropped);
+  private static <O> ViewStep<PermitEntries, O> step(
+      List<ViewEntry> live, long token, int count, O outcome) {
+    return new ViewStep<>(new PermitEntries(live, token, live.isEmpty() ? 0 : count), outcome);
   }
 
   private List<ViewEntry> live(long now) {

@@ -50,22 +50,18 @@ public record ReadWriteEntries(List<ViewEntry> readers, ViewEntry writer, long l
     if (mine >= 0) {
       ViewEntry e = live.get(mine);
       live.set(mine, e.expiringAt(now + leaseNanos));
-      return step(live, w, lastToken, AcquireOutcome.granted(e.token()), true);
+      return step(live, w, lastToken, AcquireOutcome.granted(e.token()));
     }
     if (w != null) {
-      return step(live, w, lastToken, AcquireOutcome.held(w.toRecord(now)), false);
+      return step(live, w, lastToken, AcquireOutcome.held(w.toRecord(now)));
     }
     if (live.size() >= maxReaders) {
       return step(
-          live,
-          null,
-          lastToken,
-          AcquireOutcome.held(PermitEntries.first(live).toRecord(now)),
-          false);
+          live, null, lastToken, AcquireOutcome.held(PermitEntries.first(live).toRecord(now)));
     }
     long token = Math.max(lastToken + 1, floor);
     live.add(new ViewEntry(owner, data, now + leaseNanos, token));
-    return step(live, null, token, AcquireOutcome.granted(token), true);
+    return step(live, null, token, AcquireOutcome.granted(token));
   }
 
   /**
@@ -81,11 +77,11 @@ public record ReadWriteEntries(List<ViewEntry> readers, ViewEntry writer, long l
     List<ViewEntry> live = liveReaders(now);
     ViewEntry w = liveWriter(now);
     if (w != null && !w.owner().equals(owner)) {
-      return step(live, w, lastToken, AcquireOutcome.held(w.toRecord(now)), false);
+      return step(live, w, lastToken, AcquireOutcome.held(w.toRecord(now)));
     }
     if (w != null && w.token() > 0) {
       return step(
-          live, w.expiringAt(now + leaseNanos), lastToken, AcquireOutcome.granted(w.token()), true);
+          live, w.expiringAt(now + leaseNanos), lastToken, AcquireOutcome.granted(w.token()));
     }
     String stored = w != null ? w.data() : data;
     if (live.isEmpty()) {
@@ -94,15 +90,13 @@ public record ReadWriteEntries(List<ViewEntry> readers, ViewEntry writer, long l
           live,
           new ViewEntry(owner, stored, now + leaseNanos, token),
           token,
-          AcquireOutcome.granted(token),
-          true);
+          AcquireOutcome.granted(token));
     }
     return step(
         live,
         new ViewEntry(owner, stored, now + leaseNanos, 0),
         lastToken,
-        AcquireOutcome.held(PermitEntries.first(live).toRecord(now)),
-        true);
+        AcquireOutcome.held(PermitEntries.first(live).toRecord(now)));
   }
 
   /** Extend of {@code owner}'s live reader entry; otherwise refused as absent. */
@@ -112,10 +106,10 @@ public record ReadWriteEntries(List<ViewEntry> readers, ViewEntry writer, long l
     ViewEntry w = liveWriter(now);
     int mine = PermitEntries.indexOf(live, owner);
     if (mine < 0) {
-      return step(live, w, lastToken, ExtendOutcome.absent(), false);
+      return step(live, w, lastToken, ExtendOutcome.absent());
     }
     live.set(mine, live.get(mine).expiringAt(now + leaseNanos));
-    return step(live, w, lastToken, ExtendOutcome.succeeded(), true);
+    return step(live, w, lastToken, ExtendOutcome.succeeded());
   }
 
   /** Extend of {@code owner}'s live holding writer entry; otherwise (waiting too) absent. */
@@ -124,9 +118,9 @@ public record ReadWriteEntries(List<ViewEntry> readers, ViewEntry writer, long l
     List<ViewEntry> live = liveReaders(now);
     ViewEntry w = liveWriter(now);
     if (w == null || w.token() == 0 || !w.owner().equals(owner)) {
-      return step(live, w, lastToken, ExtendOutcome.absent(), false);
+      return step(live, w, lastToken, ExtendOutcome.absent());
     }
-    return step(live, w.expiringAt(now + leaseNanos), lastToken, ExtendOutcome.succeeded(), true);
+    return step(live, w.expiringAt(now + leaseNanos), lastToken, ExtendOutcome.succeeded());
   }
 
   /** Release of {@code owner}'s live reader entry; otherwise refused as absent. */
@@ -135,10 +129,10 @@ public record ReadWriteEntries(List<ViewEntry> readers, ViewEntry writer, long l
     ViewEntry w = liveWriter(now);
     int mine = PermitEntries.indexOf(live, owner);
     if (mine < 0) {
-      return step(live, w, lastToken, ReleaseOutcome.absent(), false);
+      return step(live, w, lastToken, ReleaseOutcome.absent());
     }
     live.remove(mine);
-    return step(live, w, lastToken, ReleaseOutcome.succeeded(), true);
+    return step(live, w, lastToken, ReleaseOutcome.succeeded());
   }
 
   /** Release of {@code owner}'s live writer entry, holding or waiting; otherwise absent. */
@@ -146,9 +140,9 @@ public record ReadWriteEntries(List<ViewEntry> readers, ViewEntry writer, long l
     List<ViewEntry> live = liveReaders(now);
     ViewEntry w = liveWriter(now);
     if (w == null || !w.owner().equals(owner)) {
-      return step(live, w, lastToken, ReleaseOutcome.absent(), false);
+      return step(live, w, lastToken, ReleaseOutcome.absent());
     }
-    return step(live, null, lastToken, ReleaseOutcome.succeeded(), true);
+    return step(live, null, lastToken, ReleaseOutcome.succeeded());
   }
 
   /** The live reader entry that expires first, or empty. */
@@ -168,15 +162,9 @@ public record ReadWriteEntries(List<ViewEntry> readers, ViewEntry writer, long l
     return liveReaders(now).size() + (liveWriter(now) == null ? 0 : 1);
   }
 
-  /** Whether no entry is live at {@code now} (the record may then go, keeping only the token). */
-  public boolean idleAt(long now) {
-    return liveCount(now) == 0;
-  }
-
-  private <O> ViewStep<ReadWriteEntries, O> step(
-      List<ViewEntry> live, ViewEntry w, long token, O outcome, boolean changed) {
-    boolean dropped = live.size() != readers.size() || (writer != null && w == null && !changed);
-    return new ViewStep<>(new ReadWriteEntries(live, w, token), outcome, changed || dropped);
+  private static <O> ViewStep<ReadWriteEntries, O> step(
+      List<ViewEntry> live, ViewEntry w, long token, O outcome) {
+    return new ViewStep<>(new ReadWriteEntries(live, w, token), outcome);
   }
 
   private List<ViewEntry> liveReaders(long now) {

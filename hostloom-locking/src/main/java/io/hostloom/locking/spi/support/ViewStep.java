@@ -10,10 +10,8 @@ import java.util.Objects;
  * @param <O> the outcome type
  * @param next the key's state after the operation
  * @param outcome the operation's answer
- * @param changed whether {@code next} differs from the state decided on (when false a backend may
- *     skip the write, unless it must also drop expired entries)
  */
-public record ViewStep<S, O>(S next, O outcome, boolean changed) {
+public record ViewStep<S, O>(S next, O outcome) {
   /** The state and outcome are required. */
   public ViewStep {
     Objects.requireNonNull(next, "next");
