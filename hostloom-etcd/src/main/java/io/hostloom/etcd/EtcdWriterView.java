@@ -17,7 +17,9 @@ import java.util.Optional;
  * refreshes the owner's holding entry; another owner's writer entry refuses it; with no readers the
  * owner's entry becomes holding with the key's next token; with readers it becomes (or stays)
  * waiting on the new lease, which refuses new readers, and the answer is the reader entry that
- * expires first. Extend moves only a holding entry; release removes a holding or a waiting one.
+ * expires first. Only a new waiting entry rewrites the guard; one that stays waiting is moved under
+ * the condition that it is as read, so a waiting writer's retries do not fail the readers' commits.
+ * Extend moves only a holding entry; release removes a holding or a waiting one.
  */
 final class EtcdWriterView extends EntryView {
   static final byte HOLDING = 'h';
@@ -41,6 +43,15 @@ final class EtcdWriterView extends EntryView {
       return refuse(s, others);
     }
     List<KeyValue> readers = s.entries(EtcdReaderView.READER);
+    if (!readers.isEmpty() && waiting.isPresent()) {
+      // still waiting: the entry moves to the new lease, and the guard stays, as readers' decisions
+      // since the entry was written saw it (rewriting it would only fail their commits)
+      KeyValue entry = waiting.get();
+      return new Decision<>(
+          ViewEntries.same(entry),
+          id -> List.of(ViewEntries.move(entry, id)),
+          () -> held(s, readers));
+    }
     if (!readers.isEmpty()) {
       // the guard is rewritten: a reader decided before this entry must not be granted after it
       ByteSequence value = RecordCodec.entry(0, 0, data);

@@ -44,7 +44,9 @@ import java.util.function.Supplier;
  * the lease an entry leaves (moved to a new lease, or deleted) is revoked in the background.
  */
 final class ViewEntries {
-  static final int MAX_ATTEMPTS = 8;
+  // as many as ZooKeeper's views allow: 8 ran out under six contending callers on a loaded
+  // machine (CI); the command timeout still bounds the operation
+  static final int MAX_ATTEMPTS = 64;
 
   // as for the lock's read: a lease gone by the time its TTL is asked for may have been moved
   private static final int MAX_REREADS = 3;

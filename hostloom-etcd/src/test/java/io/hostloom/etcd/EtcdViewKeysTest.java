@@ -11,6 +11,7 @@ import io.hostloom.locking.semaphore.DistributedSemaphore;
 import io.hostloom.locking.semaphore.DistributedSemaphores;
 import io.hostloom.locking.semaphore.Permits;
 import io.hostloom.locking.spi.LosslessUtf8;
+import io.hostloom.locking.spi.ReadWriteLeases;
 import io.hostloom.testkit.TestTiming;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -22,9 +23,11 @@ import org.junit.jupiter.api.Test;
 /**
  * The native views' key layout: a view key's prefix is no other view key's (of either kind), the
  * release watch finds the view key of an entry key only, and a semaphore over the backend writes
- * only view keys (it runs on the native view, not on slot keys).
+ * only view keys (it runs on the native view, not on slot keys), and a waiting writer's retries
+ * leave the guard as readers saw it.
  */
 class EtcdViewKeysTest {
+  private static final Duration WAIT = Duration.ofSeconds(10);
   private final EtcdKeyLayout layout = EtcdKeyLayout.withPrefix("p/");
 
   @Test
@@ -105,6 +108,42 @@ class EtcdViewKeysTest {
         assertThat(written).anySatisfy(key -> assertThat(key).endsWith("g"));
       }
     }
+  }
+
+  @Test
+  void onlyAWritersFirstWaitRewritesTheGuardSoItsRetriesDoNotFailReadersCommits() {
+    String prefix = "views-" + UUID.randomUUID() + "/";
+    Duration lease = Duration.ofSeconds(30);
+    try (Client client = Client.builder().endpoints(EtcdServerProcess.shared().endpoint()).build();
+        EtcdLockBackend backend =
+            EtcdLockBackend.builder().client(client).keyPrefix(prefix).build()) {
+      ReadWriteLeases.Views views = backend.readWriteViews(4).orElseThrow();
+      ByteSequence guard =
+          EtcdKeyLayout.withPrefix(prefix).view(EtcdKeyLayout.READ_WRITE, "k").guard();
+      assertThat(TestTiming.get(views.read().acquire("k", "reader", "", lease), WAIT).granted())
+          .isTrue();
+      long read = modRevision(client, guard);
+      assertThat(TestTiming.get(views.write().acquire("k", "writer", "", lease), WAIT).granted())
+          .as("refused for the reader, now waiting")
+          .isFalse();
+      long waiting = modRevision(client, guard);
+      assertThat(waiting).as("the first wait rewrites the guard").isGreaterThan(read);
+      for (int retry = 0; retry < 3; retry++) {
+        assertThat(TestTiming.get(views.write().acquire("k", "writer", "", lease), WAIT).granted())
+            .isFalse();
+      }
+      assertThat(modRevision(client, guard)).as("retries leave it").isEqualTo(waiting);
+      assertThat(TestTiming.get(views.read().acquire("k", "late", "", lease), WAIT).granted())
+          .as("a new reader is still refused by the waiting writer")
+          .isFalse();
+      TestTiming.get(views.read().release("k", "reader"), WAIT);
+      assertThat(TestTiming.get(views.write().acquire("k", "writer", "", lease), WAIT).granted())
+          .isTrue();
+    }
+  }
+
+  private static long modRevision(Client client, ByteSequence key) {
+    return TestTiming.get(client.getKVClient().get(key), WAIT).getKvs().get(0).getModRevision();
   }
 
   private static byte[] bytes(String s) {
