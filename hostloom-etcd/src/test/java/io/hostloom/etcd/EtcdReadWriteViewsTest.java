@@ -4,45 +4,26 @@ import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.testkit.TestTiming;
 import io.hostloom.testkit.rwlock.ReadWriteViewsSuite;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 
 /**
  * The backend-neutral reader-writer views contract ({@link ReadWriteViewsSuite}) on a real etcd,
  * two clients. Leases are whole seconds on etcd: the short lease is 1 s.
  */
 class EtcdReadWriteViewsTest extends ReadWriteViewsSuite {
-  private EtcdLockBackend backend;
-  private EtcdLockBackend peer;
-
-  @BeforeEach
-  void open() {
-    backend = newBackend();
-  }
-
-  @AfterEach
-  void close() {
-    backend.close();
-    if (peer != null) {
-      peer.close();
-    }
-  }
-
-  private static EtcdLockBackend newBackend() {
+  static EtcdLockBackend open() {
     return EtcdLockBackend.builder().endpoints(EtcdServerProcess.shared().endpoint()).build();
   }
 
-  @Override
-  protected LockBackend backend() {
-    return backend;
+  static void awaitWatchConfirmed(LockBackend instance) {
+    TestTiming.await(
+        "the release watch is confirmed",
+        ((EtcdLockBackend) instance)::releaseSignalUp,
+        Duration.ofSeconds(10));
   }
 
   @Override
-  protected LockBackend otherBackend() {
-    if (peer == null) {
-      peer = newBackend();
-    }
-    return peer;
+  protected LockBackend newBackend() {
+    return open();
   }
 
   @Override
@@ -52,7 +33,6 @@ class EtcdReadWriteViewsTest extends ReadWriteViewsSuite {
 
   @Override
   protected void awaitSignalReady(LockBackend instance) {
-    EtcdLockBackend b = (EtcdLockBackend) instance;
-    TestTiming.await("the release watch is confirmed", b::releaseSignalUp, Duration.ofSeconds(10));
+    awaitWatchConfirmed(instance);
   }
 }

@@ -4,51 +4,33 @@ import io.hostloom.locking.spi.LockBackend;
 import io.hostloom.testkit.TestTiming;
 import io.hostloom.testkit.rwlock.ReadWriteViewsSuite;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 
 /**
  * The backend-neutral view contract ({@link ReadWriteViewsSuite}) on a real MariaDB, release
  * polling on.
  */
 class MariaDbReadWriteViewsTest extends ReadWriteViewsSuite {
-  private JdbcLockBackend backend;
-  private JdbcLockBackend peer;
-
-  @BeforeEach
-  void open() {
-    backend = MariaDbTestDatabase.backend().releaseNotifications(true).build();
-  }
-
-  @AfterEach
-  void close() {
-    backend.close();
-    if (peer != null) {
-      peer.close();
-    }
-  }
-
-  @Override
-  protected LockBackend backend() {
-    return backend;
-  }
-
-  @Override
-  protected LockBackend otherBackend() {
-    if (peer == null) {
-      peer = MariaDbTestDatabase.backend().releaseNotifications(true).build();
-    }
-    return peer;
+  static JdbcLockBackend open() {
+    return MariaDbTestDatabase.backend().releaseNotifications(true).build();
   }
 
   /**
    * A release before a wait's first poll answered would be its baseline (README: release signal).
    */
-  @Override
-  protected void awaitWaitsWatching(LockBackend instance) {
+  static void awaitFirstPolls(LockBackend instance) {
     TestTiming.await(
         "first polls answered",
         () -> ((JdbcLockBackend) instance).unobservedReleaseWaits() == 0,
         Duration.ofSeconds(10));
+  }
+
+  @Override
+  protected LockBackend newBackend() {
+    return open();
+  }
+
+  @Override
+  protected void awaitWaitsWatching(LockBackend instance) {
+    awaitFirstPolls(instance);
   }
 }

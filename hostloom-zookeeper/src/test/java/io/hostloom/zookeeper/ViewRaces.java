@@ -25,7 +25,7 @@ final class ViewRaces {
   static List<ZooKeeperLockBackend> instances(int n) {
     List<ZooKeeperLockBackend> list = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      list.add(ZooKeeperReadWriteViewsTest.newBackend());
+      list.add(ZooKeeperReadWriteViewsTest.open());
     }
     return list;
   }

@@ -8,8 +8,6 @@ import io.hostloom.testkit.semaphore.PermitViewSuite;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,21 +15,9 @@ import org.junit.jupiter.api.Test;
  * grants of several sessions racing into the last permit.
  */
 class ZooKeeperPermitViewTest extends PermitViewSuite {
-  private ZooKeeperLockBackend backend;
-
-  @BeforeEach
-  void open() {
-    backend = ZooKeeperReadWriteViewsTest.newBackend();
-  }
-
-  @AfterEach
-  void close() {
-    backend.close();
-  }
-
   @Override
-  protected LockBackend backend() {
-    return backend;
+  protected LockBackend newBackend() {
+    return ZooKeeperReadWriteViewsTest.open();
   }
 
   @Override

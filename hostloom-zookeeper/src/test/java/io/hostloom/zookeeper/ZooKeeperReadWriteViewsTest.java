@@ -10,8 +10,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,10 +17,7 @@ import org.junit.jupiter.api.Test;
  * the layout and readers and writers racing over several sessions.
  */
 class ZooKeeperReadWriteViewsTest extends ReadWriteViewsSuite {
-  private ZooKeeperLockBackend backend;
-  private ZooKeeperLockBackend peer;
-
-  static ZooKeeperLockBackend newBackend() {
+  static ZooKeeperLockBackend open() {
     return ZooKeeperLockBackend.builder()
         .connectString(ZooKeeperTestServer.shared().connectString())
         .build();
@@ -35,30 +30,9 @@ class ZooKeeperReadWriteViewsTest extends ReadWriteViewsSuite {
         Duration.ofSeconds(10));
   }
 
-  @BeforeEach
-  void open() {
-    backend = newBackend();
-  }
-
-  @AfterEach
-  void close() {
-    backend.close();
-    if (peer != null) {
-      peer.close();
-    }
-  }
-
   @Override
-  protected LockBackend backend() {
-    return backend;
-  }
-
-  @Override
-  protected LockBackend otherBackend() {
-    if (peer == null) {
-      peer = newBackend();
-    }
-    return peer;
+  protected LockBackend newBackend() {
+    return open();
   }
 
   @Override
@@ -74,6 +48,7 @@ class ZooKeeperReadWriteViewsTest extends ReadWriteViewsSuite {
   void theViewZnodeIsApartFromTheLockAndTheSemaphoreOfTheKey() {
     String key = namespace() + ":rwlock:layout-" + UUID.randomUUID();
     String name = NodeNames.of(key);
+    ZooKeeperLockBackend backend = (ZooKeeperLockBackend) backend();
     Views v = backend.readWriteViews(2).orElseThrow();
     assertThat(get(v.read().acquire(key, "r", "d", ViewRaces.LONG)).granted()).isTrue();
     ZooKeeperTestServer server = ZooKeeperTestServer.shared();

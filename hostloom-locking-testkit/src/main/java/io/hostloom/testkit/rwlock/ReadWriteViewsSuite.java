@@ -30,20 +30,16 @@ import org.junit.jupiter.api.Test;
  *
  * <pre>{@code
  * class MyReadWriteViewsTest extends ReadWriteViewsSuite {
- *   @Override protected LockBackend backend() { ... }      // implements ReadWriteLeases
- *   @Override protected LockBackend otherBackend() { ... } // a second instance, same server
+ *   @Override protected LockBackend newBackend() { ... } // implements ReadWriteLeases
  *   @Override protected Duration shortLease() { return Duration.ofSeconds(1); } // if whole seconds
  * }
  * }</pre>
  *
- * The suite never closes the backends; the subclass opens and closes them (per test or per class).
- * Keys are fresh per test ({@link #namespace()}{@code :rwlock:<uuid>}).
+ * The suite opens an instance per test (two in the tests of two processes) and closes them after
+ * it. Keys are fresh per test ({@link #namespace()}{@code :rwlock:<uuid>}).
  */
 public abstract class ReadWriteViewsSuite extends ViewSuiteHooks {
   private static final Duration LONG = Duration.ofSeconds(60);
-
-  /** A second instance on the same server (another process's view of the same keys). */
-  protected abstract LockBackend otherBackend();
 
   /** The views of {@link #backend()}. */
   protected ReadWriteLeases.Views views(int maxReaders) {

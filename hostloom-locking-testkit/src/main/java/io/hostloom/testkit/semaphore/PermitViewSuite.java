@@ -28,13 +28,13 @@ import org.junit.jupiter.api.Test;
  *
  * <pre>{@code
  * class MyPermitViewTest extends PermitViewSuite {
- *   @Override protected LockBackend backend() { ... } // implements PermitLeases
+ *   @Override protected LockBackend newBackend() { ... } // implements PermitLeases
  *   @Override protected Duration shortLease() { return Duration.ofSeconds(1); } // if whole seconds
  * }
  * }</pre>
  *
- * The suite never closes the backend; the subclass opens and closes it. Keys are fresh per test
- * ({@link #namespace()}{@code :semaphore:<uuid>}).
+ * The suite opens an instance per test and closes it after it. Keys are fresh per test ({@link
+ * #namespace()}{@code :semaphore:<uuid>}).
  */
 public abstract class PermitViewSuite extends ViewSuiteHooks {
   private static final Duration LONG = Duration.ofSeconds(60);

@@ -11,12 +11,7 @@ class InMemoryReadWriteViewsTest extends ReadWriteViewsSuite {
   private final InMemoryLockBackend backend = new InMemoryLockBackend();
 
   @Override
-  protected LockBackend backend() {
-    return backend;
-  }
-
-  @Override
-  protected LockBackend otherBackend() {
+  protected LockBackend newBackend() {
     return backend;
   }
 }

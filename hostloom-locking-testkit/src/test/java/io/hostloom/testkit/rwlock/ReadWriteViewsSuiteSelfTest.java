@@ -170,12 +170,7 @@ class ReadWriteViewsSuiteSelfTest {
     abstract Defect defect();
 
     @Override
-    protected LockBackend backend() {
-      return backend;
-    }
-
-    @Override
-    protected LockBackend otherBackend() {
+    protected LockBackend newBackend() {
       return backend;
     }
 

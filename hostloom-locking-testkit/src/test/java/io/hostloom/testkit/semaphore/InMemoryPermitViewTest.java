@@ -8,7 +8,7 @@ class InMemoryPermitViewTest extends PermitViewSuite {
   private final InMemoryLockBackend backend = new InMemoryLockBackend();
 
   @Override
-  protected LockBackend backend() {
+  protected LockBackend newBackend() {
     return backend;
   }
 }

@@ -142,7 +142,7 @@ class PermitViewSuiteSelfTest {
     abstract Defect defect();
 
     @Override
-    protected LockBackend backend() {
+    protected LockBackend newBackend() {
       return backend;
     }
 
