@@ -1,19 +1,21 @@
 package io.hostloom.zookeeper;
 
-import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LosslessUtf8;
+import io.hostloom.locking.spi.support.LeaseRounding;
+import io.hostloom.locking.spi.support.PermitEntries;
+import io.hostloom.locking.spi.support.ReadWriteEntries;
+import io.hostloom.locking.spi.support.ViewEntry;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
-import java.util.function.Predicate;
 
 /**
  * The bytes of one native view znode: every entry of the view key (reader, writer or permit) and
  * the key's token counter. Expiry is absolute, in the server's milliseconds (the {@code mtime} of
  * the clock write of the operation that set it), so only the ZooKeeper leader's clock decides it.
+ * The views decide with the shared rules ({@link PermitEntries}, {@link ReadWriteEntries}), read
+ * from and written to a node here, their times in nanoseconds of the same clock.
  *
  * @param lastToken the last token a grant of this key took (0: none yet)
  * @param permits the permit count the live permit entries were granted with (0: none)
@@ -24,6 +26,7 @@ record ViewNode(long lastToken, int permits, List<Entry> entries) {
   static final ViewNode EMPTY = new ViewNode(0, 0, List.of());
 
   private static final byte FORMAT = 2; // LeaseNode's is 1
+  private static final long NANOS = 1_000_000; // per millisecond
 
   /** What an entry is; {@link #code} is its byte in the znode. */
   enum Role {
@@ -46,22 +49,6 @@ record ViewNode(long lastToken, int permits, List<Entry> entries) {
       }
       return null;
     }
-
-    boolean reader() {
-      return this == READER;
-    }
-
-    boolean writer() {
-      return this == HOLDING_WRITER || this == WAITING_WRITER;
-    }
-
-    boolean holdingWriter() {
-      return this == HOLDING_WRITER;
-    }
-
-    boolean permit() {
-      return this == PERMIT;
-    }
   }
 
   /**
@@ -71,13 +58,13 @@ record ViewNode(long lastToken, int permits, List<Entry> entries) {
    * @param expiresAt server milliseconds; live while after the server's now
    */
   record Entry(Role role, String owner, String data, long token, long expiresAt) {
-    /** The entry as a lease record at server time {@code now} (while live). */
-    LeaseRecord recordAt(long now) {
-      return new LeaseRecord(owner, data, Duration.ofMillis(expiresAt - now), token);
+    /** The entry as the shared rules see it. */
+    ViewEntry toView() {
+      return new ViewEntry(owner, data, nanos(expiresAt), token);
     }
 
-    Entry expiringAt(long newExpiry) {
-      return new Entry(role, owner, data, token, newExpiry);
+    static Entry of(Role role, ViewEntry e) {
+      return new Entry(role, e.owner(), e.data(), e.token(), Math.floorDiv(e.expiresAt(), NANOS));
     }
 
     /** Owner and data stay out of logs. */
@@ -97,39 +84,66 @@ record ViewNode(long lastToken, int permits, List<Entry> entries) {
         lastToken, permits, entries.stream().filter(e -> e.expiresAt() > now).toList());
   }
 
-  /** The entry of {@code owner} among those {@code of}, if any. */
-  Optional<Entry> find(Predicate<Role> of, String owner) {
-    return entries.stream().filter(e -> of.test(e.role()) && e.owner().equals(owner)).findFirst();
-  }
-
-  /** The entry among those {@code of} that expires first, if any. */
-  Optional<Entry> firstToExpire(Predicate<Role> of) {
-    return entries.stream()
-        .filter(e -> of.test(e.role()))
-        .min(Comparator.comparingLong(Entry::expiresAt));
-  }
-
-  long count(Predicate<Role> of) {
-    return entries.stream().filter(e -> of.test(e.role())).count();
-  }
-
-  /** This node with {@code old} (an entry of it, or {@code null}) replaced by {@code next}. */
-  ViewNode with(Entry old, Entry next) {
-    List<Entry> list = new ArrayList<>(entries);
-    if (old != null) {
-      list.remove(old); // an owner has one entry per role, so equal entries are the same one
+  /** The permit entries, as {@link PermitEntries} (no live entry: no count either). */
+  PermitEntries permitEntries() {
+    List<ViewEntry> list = new ArrayList<>(entries.size());
+    for (Entry e : entries) {
+      if (e.role() == Role.PERMIT) {
+        list.add(e.toView());
+      }
     }
-    if (next != null) {
-      list.add(next);
-    }
-    return new ViewNode(lastToken, permits, list);
+    return new PermitEntries(list, lastToken, list.isEmpty() ? 0 : permits);
   }
 
-  /** This node with {@code added} taking the new token {@code token} (the counter moves to it). */
-  ViewNode granting(Entry added, int permitCount) {
-    List<Entry> list = new ArrayList<>(entries);
-    list.add(added);
-    return new ViewNode(added.token(), permitCount, list);
+  /** A node of the permit entries {@code p}. */
+  static ViewNode of(PermitEntries p) {
+    List<Entry> list = new ArrayList<>(p.entries().size());
+    for (ViewEntry e : p.entries()) {
+      list.add(Entry.of(Role.PERMIT, e));
+    }
+    return new ViewNode(p.lastToken(), p.permits(), list);
+  }
+
+  /** The reader and writer entries, as {@link ReadWriteEntries}. */
+  ReadWriteEntries readWriteEntries() {
+    List<ViewEntry> readers = new ArrayList<>(entries.size());
+    ViewEntry writer = null;
+    for (Entry e : entries) {
+      if (e.role() == Role.READER) {
+        readers.add(e.toView());
+      } else if (e.role() == Role.HOLDING_WRITER || e.role() == Role.WAITING_WRITER) {
+        writer = e.toView();
+      }
+    }
+    return new ReadWriteEntries(readers, writer, lastToken);
+  }
+
+  /** A node of the reader-writer entries {@code rw}. */
+  static ViewNode of(ReadWriteEntries rw) {
+    List<Entry> list = new ArrayList<>(rw.readers().size() + 1);
+    for (ViewEntry e : rw.readers()) {
+      list.add(Entry.of(Role.READER, e));
+    }
+    ViewEntry w = rw.writer();
+    if (w != null) {
+      list.add(Entry.of(w.token() > 0 ? Role.HOLDING_WRITER : Role.WAITING_WRITER, w));
+    }
+    return new ViewNode(rw.lastToken(), 0, list);
+  }
+
+  /** Server milliseconds as the rules' nanoseconds. */
+  static long nanos(long millis) {
+    return millis * NANOS;
+  }
+
+  /**
+   * A lease as the rules' nanoseconds: whole milliseconds, rounded up, as every expiry here is; at
+   * most about 73 years ({@link LeaseRounding#FOREVER} nanoseconds), so that the server's now plus
+   * it cannot overflow.
+   */
+  static long leaseNanos(Duration lease) {
+    long ms = Math.min(LeaseRounding.ceilMillis(lease), LeaseRounding.FOREVER / NANOS);
+    return ms * NANOS;
   }
 
   byte[] encode() {

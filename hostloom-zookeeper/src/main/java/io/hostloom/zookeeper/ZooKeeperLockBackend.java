@@ -13,6 +13,7 @@ import io.hostloom.locking.spi.support.DelegatingLockBackend;
 import io.hostloom.locking.spi.support.ReleaseWaitRegistry;
 import io.hostloom.locking.spi.support.SpiLimits;
 import io.hostloom.locking.spi.support.VersionedRecordLockBackend;
+import io.hostloom.locking.spi.support.ViewRules;
 import io.hostloom.locking.time.LockClock;
 import java.io.IOException;
 import java.time.Duration;
@@ -35,7 +36,7 @@ import org.apache.zookeeper.common.PathUtils;
  * watches on the lock and view folders, per session), a {@link BackendHealthProbe}, a {@link
  * BackendWarmUp}, and natively {@link ReadWriteLeases} and {@link PermitLeases}: all entries of a
  * reader-writer lock or semaphore are one znode under {@code <root>/views}, apart from the locks
- * ({@link ZooKeeperReadWriteLeases}, {@link ZooKeeperPermitLeases}).
+ * ({@link ZooKeeperView}).
  *
  * <p><b>Lease model.</b> One <em>persistent</em> znode per key, {@code <root>/locks/<name>}, holds
  * owner, data, lease length and fencing token. A lease is live while the znode's {@code mtime} plus
@@ -76,7 +77,7 @@ public final class ZooKeeperLockBackend extends DelegatingLockBackend
   private static final int MAX_VALUE_LENGTH = 100_000;
 
   // a view znode holds all entries of its key, so its entries keep to the SPI's lengths
-  private static final BackendArguments VIEW_ARGUMENTS =
+  static final BackendArguments VIEW_ARGUMENTS =
       BackendArguments.withLimits(
           Integer.MAX_VALUE, SpiLimits.MAX_OWNER_LENGTH, SpiLimits.MAX_DATA_LENGTH);
 
@@ -174,8 +175,10 @@ public final class ZooKeeperLockBackend extends DelegatingLockBackend
     String folder = store.viewFolder(ZooKeeperRecordStore.READ_WRITE);
     return Optional.of(
         new Views(
-            new ZooKeeperReadWriteLeases(views, folder, VIEW_ARGUMENTS, false, maxReaders),
-            new ZooKeeperReadWriteLeases(views, folder, VIEW_ARGUMENTS, true, maxReaders)));
+            new ZooKeeperView<>(
+                views, folder, "rw read", ZooKeeperView.READ_WRITE, ViewRules.reads(maxReaders)),
+            new ZooKeeperView<>(
+                views, folder, "rw write", ZooKeeperView.READ_WRITE, ViewRules.writes())));
   }
 
   /**
@@ -190,8 +193,12 @@ public final class ZooKeeperLockBackend extends DelegatingLockBackend
       throw new IllegalArgumentException("permits must be positive but was " + permits);
     }
     return Optional.of(
-        new ZooKeeperPermitLeases(
-            views, store.viewFolder(ZooKeeperRecordStore.PERMITS), VIEW_ARGUMENTS, permits));
+        new ZooKeeperView<>(
+            views,
+            store.viewFolder(ZooKeeperRecordStore.PERMITS),
+            "permit",
+            ZooKeeperView.PERMITS,
+            ViewRules.permits(permits)));
   }
 
   // ---------------------------------------------------------------- release signal, health

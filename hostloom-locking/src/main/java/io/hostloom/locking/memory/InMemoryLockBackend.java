@@ -17,6 +17,7 @@ import io.hostloom.locking.spi.support.LeaseRules;
 import io.hostloom.locking.spi.support.PermitEntries;
 import io.hostloom.locking.spi.support.ReadWriteEntries;
 import io.hostloom.locking.spi.support.ReleaseWaitRegistry;
+import io.hostloom.locking.spi.support.ViewRules;
 import io.hostloom.locking.time.LockClock;
 import java.time.Duration;
 import java.util.Objects;
@@ -95,10 +96,8 @@ public final class InMemoryLockBackend
    */
   @Override
   public Optional<LockBackend> permitView(int permits) {
-    if (permits <= 0) {
-      throw new IllegalArgumentException("permits must be positive: " + permits);
-    }
-    return Optional.of(new InMemoryPermitView(this.permits, permits));
+    return Optional.of(
+        new InMemoryViews.View<>(this.permits, "permit view", ViewRules.permits(permits)));
   }
 
   /**
@@ -107,13 +106,10 @@ public final class InMemoryLockBackend
    */
   @Override
   public Optional<Views> readWriteViews(int maxReaders) {
-    if (maxReaders <= 0) {
-      throw new IllegalArgumentException("maxReaders must be positive: " + maxReaders);
-    }
     return Optional.of(
         new Views(
-            InMemoryReadWriteView.read(readWrites, maxReaders),
-            InMemoryReadWriteView.write(readWrites)));
+            new InMemoryViews.View<>(readWrites, "read view", ViewRules.reads(maxReaders)),
+            new InMemoryViews.View<>(readWrites, "write view", ViewRules.writes())));
   }
 
   @Override

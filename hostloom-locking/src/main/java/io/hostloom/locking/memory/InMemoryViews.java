@@ -9,6 +9,7 @@ import io.hostloom.locking.spi.ReleaseOutcome;
 import io.hostloom.locking.spi.ReplaceOutcome;
 import io.hostloom.locking.spi.support.BackendArguments;
 import io.hostloom.locking.spi.support.LeaseRounding;
+import io.hostloom.locking.spi.support.ViewRules;
 import io.hostloom.locking.spi.support.ViewStep;
 import io.hostloom.locking.time.LockClock;
 import java.time.Duration;
@@ -105,54 +106,47 @@ final class InMemoryViews<S> {
     return n;
   }
 
-  /**
-   * One view over these states: the lease engine's five operations mapped to the state's decisions.
-   */
-  abstract static class View<S> implements LockBackend {
+  /** One view over these states: the lease engine's five operations mapped to the view's rules. */
+  static final class View<S> implements LockBackend {
     private final InMemoryViews<S> views;
     private final String name;
+    private final ViewRules<S> rules;
 
-    View(InMemoryViews<S> views, String name) {
+    View(InMemoryViews<S> views, String name, ViewRules<S> rules) {
       this.views = views;
       this.name = name;
+      this.rules = rules;
     }
 
-    abstract ViewStep<S, AcquireOutcome> acquire(
-        S state, String owner, String data, long now, long leaseNanos, long floor);
-
-    abstract ViewStep<S, ExtendOutcome> extend(S state, String owner, long now, long leaseNanos);
-
-    abstract ViewStep<S, ReleaseOutcome> release(S state, String owner, long now);
-
-    abstract Optional<LeaseRecord> read(S state, long now);
-
     @Override
-    public final CompletableFuture<AcquireOutcome> acquire(
+    public CompletableFuture<AcquireOutcome> acquire(
         String key, String owner, String data, Duration lease) {
       ARGUMENTS.acquire(key, owner, data, lease);
       long leaseNanos = LeaseRounding.nanos(lease);
       return CompletableFuture.completedFuture(
-          views.apply(key, (s, now, floor) -> acquire(s, owner, data, now, leaseNanos, floor)));
+          views.apply(
+              key,
+              (s, now, floor) -> rules.acquire().decide(s, owner, data, now, leaseNanos, floor)));
     }
 
     @Override
-    public final CompletableFuture<ExtendOutcome> extend(String key, String owner, Duration lease) {
+    public CompletableFuture<ExtendOutcome> extend(String key, String owner, Duration lease) {
       ARGUMENTS.extend(key, owner, lease);
       long leaseNanos = LeaseRounding.nanos(lease);
       return CompletableFuture.completedFuture(
-          views.apply(key, (s, now, floor) -> extend(s, owner, now, leaseNanos)));
+          views.apply(key, (s, now, floor) -> rules.extend().decide(s, owner, now, leaseNanos)));
     }
 
     @Override
-    public final CompletableFuture<ReleaseOutcome> release(String key, String owner) {
+    public CompletableFuture<ReleaseOutcome> release(String key, String owner) {
       ARGUMENTS.release(key, owner);
       return CompletableFuture.completedFuture(
-          views.apply(key, (s, now, floor) -> release(s, owner, now)));
+          views.apply(key, (s, now, floor) -> rules.release().decide(s, owner, now)));
     }
 
     /** Not part of the views: the lease engine never replaces. */
     @Override
-    public final CompletableFuture<ReplaceOutcome> replace(
+    public CompletableFuture<ReplaceOutcome> replace(
         String key, String expectedOwner, String newOwner, String newData, Duration lease) {
       ARGUMENTS.replace(key, expectedOwner, newOwner, newData, lease);
       return CompletableFuture.failedFuture(
@@ -160,13 +154,13 @@ final class InMemoryViews<S> {
     }
 
     @Override
-    public final CompletableFuture<Optional<LeaseRecord>> read(String key) {
+    public CompletableFuture<Optional<LeaseRecord>> read(String key) {
       ARGUMENTS.read(key);
-      return CompletableFuture.completedFuture(views.peek(key, this::read));
+      return CompletableFuture.completedFuture(views.peek(key, rules.read()::at));
     }
 
     @Override
-    public final String name() {
+    public String name() {
       return "in-memory " + name;
     }
   }
