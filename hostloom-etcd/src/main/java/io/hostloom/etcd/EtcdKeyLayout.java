@@ -143,6 +143,11 @@ public final class EtcdKeyLayout {
       return ByteSequence.from(base);
     }
 
+    /** The view key as a string, one char per byte: equal for equal view keys only. */
+    String id() {
+      return new String(base, java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+
     ByteSequence guard() {
       return ByteSequence.from(concat(base, new byte[] {GUARD}));
     }

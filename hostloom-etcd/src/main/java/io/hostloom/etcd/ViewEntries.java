@@ -20,6 +20,7 @@ import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
 import io.hostloom.locking.spi.LockBackendException;
 import io.hostloom.locking.spi.ReleaseOutcome;
+import io.hostloom.locking.spi.support.KeyTurns;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -37,7 +38,9 @@ import java.util.function.Supplier;
  * turn a decision (a grant, a waiting writer, a release) rewrites the guard, so a commit means
  * nothing changed in between but expiries and extensions, which never make a grant wrong; a failed
  * compare reads and decides again, at most {@value #MAX_ATTEMPTS} times, then fails {@code
- * UNAVAILABLE} (nothing was written).
+ * UNAVAILABLE} (nothing was written). The changes of one view key by this instance take turns
+ * ({@link KeyTurns}): its callers never fail each other's compares, only other instances can (each
+ * call is bounded by the command timeout once its turn came).
  *
  * <p>Each entry is on an etcd lease of its own, granted by the operation that wrote it once it
  * decided to write (after the read; a refusal grants none): etcd's clock decides its expiry, and
@@ -53,6 +56,7 @@ final class ViewEntries {
 
   private static final GetOption UNDER = GetOption.builder().isPrefix(true).build();
 
+  private final KeyTurns turns = new KeyTurns();
   private final KV kv;
   private final Lease leases;
   private final TxnRunner runner;
@@ -207,6 +211,11 @@ final class ViewEntries {
    * writes an entry first grants its lease of {@code ttl} seconds.
    */
   <T> CompletableFuture<T> decide(String operation, ViewKeys keys, long ttl, Decide<T> decide) {
+    return turns.run(keys.id(), () -> decideNow(operation, keys, ttl, decide));
+  }
+
+  private <T> CompletableFuture<T> decideNow(
+      String operation, ViewKeys keys, long ttl, Decide<T> decide) {
     OperationLease lease = new OperationLease(operation, ttl);
     return runner.runLeased(
         operation,
@@ -339,6 +348,11 @@ final class ViewEntries {
    * before the release must not commit after it), in one transaction; absent when none exists.
    */
   CompletableFuture<ReleaseOutcome> release(
+      String operation, ViewKeys keys, List<ByteSequence> entryKeys) {
+    return turns.run(keys.id(), () -> releaseNow(operation, keys, entryKeys));
+  }
+
+  private CompletableFuture<ReleaseOutcome> releaseNow(
       String operation, ViewKeys keys, List<ByteSequence> entryKeys) {
     return runner.run(
         operation,
