@@ -176,9 +176,9 @@ public final class ZooKeeperLockBackend extends DelegatingLockBackend
     return Optional.of(
         new Views(
             new ZooKeeperView<>(
-                views, folder, "rw read", ZooKeeperView.READ_WRITE, ViewRules.reads(maxReaders)),
+                views, folder, "read view", ZooKeeperView.READ_WRITE, ViewRules.reads(maxReaders)),
             new ZooKeeperView<>(
-                views, folder, "rw write", ZooKeeperView.READ_WRITE, ViewRules.writes())));
+                views, folder, "write view", ZooKeeperView.READ_WRITE, ViewRules.writes())));
   }
 
   /**
@@ -196,7 +196,7 @@ public final class ZooKeeperLockBackend extends DelegatingLockBackend
         new ZooKeeperView<>(
             views,
             store.viewFolder(ZooKeeperRecordStore.PERMITS),
-            "permit",
+            "permit view",
             ZooKeeperView.PERMITS,
             ViewRules.permits(permits)));
   }

@@ -1,18 +1,13 @@
 package io.hostloom.locking.memory;
 
 import io.hostloom.locking.spi.AcquireOutcome;
-import io.hostloom.locking.spi.ExtendOutcome;
 import io.hostloom.locking.spi.LeaseRecord;
-import io.hostloom.locking.spi.LockBackend;
-import io.hostloom.locking.spi.LockBackendException;
 import io.hostloom.locking.spi.ReleaseOutcome;
-import io.hostloom.locking.spi.ReplaceOutcome;
 import io.hostloom.locking.spi.support.BackendArguments;
-import io.hostloom.locking.spi.support.LeaseRounding;
+import io.hostloom.locking.spi.support.RuleView;
 import io.hostloom.locking.spi.support.ViewRules;
 import io.hostloom.locking.spi.support.ViewStep;
 import io.hostloom.locking.time.LockClock;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -106,62 +101,29 @@ final class InMemoryViews<S> {
     return n;
   }
 
-  /** One view over these states: the lease engine's five operations mapped to the view's rules. */
-  static final class View<S> implements LockBackend {
+  /** One view over these states, deciding with its rules inside {@link #apply}. */
+  static final class View<S> extends RuleView<S> {
     private final InMemoryViews<S> views;
-    private final String name;
-    private final ViewRules<S> rules;
 
     View(InMemoryViews<S> views, String name, ViewRules<S> rules) {
+      super(rules, ARGUMENTS, name);
       this.views = views;
-      this.name = name;
-      this.rules = rules;
     }
 
     @Override
-    public CompletableFuture<AcquireOutcome> acquire(
-        String key, String owner, String data, Duration lease) {
-      ARGUMENTS.acquire(key, owner, data, lease);
-      long leaseNanos = LeaseRounding.nanos(lease);
-      return CompletableFuture.completedFuture(
-          views.apply(
-              key,
-              (s, now, floor) -> rules.acquire().decide(s, owner, data, now, leaseNanos, floor)));
+    protected <O> CompletableFuture<O> apply(
+        String operation, String key, Decision<S, O> decision) {
+      return CompletableFuture.completedFuture(views.apply(key, decision::at));
     }
 
     @Override
-    public CompletableFuture<ExtendOutcome> extend(String key, String owner, Duration lease) {
-      ARGUMENTS.extend(key, owner, lease);
-      long leaseNanos = LeaseRounding.nanos(lease);
-      return CompletableFuture.completedFuture(
-          views.apply(key, (s, now, floor) -> rules.extend().decide(s, owner, now, leaseNanos)));
-    }
-
-    @Override
-    public CompletableFuture<ReleaseOutcome> release(String key, String owner) {
-      ARGUMENTS.release(key, owner);
-      return CompletableFuture.completedFuture(
-          views.apply(key, (s, now, floor) -> rules.release().decide(s, owner, now)));
-    }
-
-    /** Not part of the views: the lease engine never replaces. */
-    @Override
-    public CompletableFuture<ReplaceOutcome> replace(
-        String key, String expectedOwner, String newOwner, String newData, Duration lease) {
-      ARGUMENTS.replace(key, expectedOwner, newOwner, newData, lease);
-      return CompletableFuture.failedFuture(
-          LockBackendException.other("an in-memory " + name + " does not replace entries", null));
-    }
-
-    @Override
-    public CompletableFuture<Optional<LeaseRecord>> read(String key) {
-      ARGUMENTS.read(key);
-      return CompletableFuture.completedFuture(views.peek(key, rules.read()::at));
+    protected CompletableFuture<Optional<LeaseRecord>> peek(String key, ViewRules.Read<S> read) {
+      return CompletableFuture.completedFuture(views.peek(key, read::at));
     }
 
     @Override
     public String name() {
-      return "in-memory " + name;
+      return "in-memory " + view();
     }
   }
 }
