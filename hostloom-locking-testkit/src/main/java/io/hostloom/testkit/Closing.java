@@ -13,6 +13,15 @@ public final class Closing {
   }
 
   /**
+   * Closes {@code item} if it is {@link AutoCloseable}; the default of the suites' closeBackend.
+   */
+  public static void ifCloseable(Object item) throws Exception {
+    if (item instanceof AutoCloseable closeable) {
+      closeable.close();
+    }
+  }
+
+  /**
    * Closes every item of {@code items} with {@code closer}, then empties the list; the first
    * failure is thrown after all were tried, with the later ones suppressed in it.
    */

@@ -150,9 +150,7 @@ public abstract class LockBackendConformanceSuite {
    * Closes an instance made by {@link #newBackend()}. Default: closes it if {@link AutoCloseable}.
    */
   protected void closeBackend(LockBackend instance) throws Exception {
-    if (instance instanceof AutoCloseable closeable) {
-      closeable.close();
-    }
+    Closing.ifCloseable(instance);
   }
 
   @BeforeEach

@@ -32,9 +32,7 @@ public abstract class ViewSuiteHooks {
 
   /** Closes an instance {@link #newBackend()} made; default: closes it if {@link AutoCloseable}. */
   protected void closeBackend(LockBackend instance) throws Exception {
-    if (instance instanceof AutoCloseable closeable) {
-      closeable.close();
-    }
+    Closing.ifCloseable(instance);
   }
 
   @BeforeEach

@@ -77,9 +77,7 @@ public abstract class HealthProbeSuite {
 
   /** Closes an instance after each test. Default: closes it if {@link AutoCloseable}. */
   protected void closeBackend(LockBackend instance) throws Exception {
-    if (instance instanceof AutoCloseable closeable) {
-      closeable.close();
-    }
+    Closing.ifCloseable(instance);
   }
 
   @AfterEach

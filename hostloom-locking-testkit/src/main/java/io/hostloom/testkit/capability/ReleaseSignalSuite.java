@@ -136,9 +136,7 @@ public abstract class ReleaseSignalSuite {
 
   /** Closes an instance after each test. Default: closes it if {@link AutoCloseable}. */
   protected void closeBackend(LockBackend instance) throws Exception {
-    if (instance instanceof AutoCloseable closeable) {
-      closeable.close();
-    }
+    Closing.ifCloseable(instance);
   }
 
   @AfterEach

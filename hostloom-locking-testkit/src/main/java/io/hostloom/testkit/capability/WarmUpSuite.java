@@ -63,9 +63,7 @@ public abstract class WarmUpSuite {
 
   /** Closes an instance after each test. Default: closes it if {@link AutoCloseable}. */
   protected void closeBackend(LockBackend instance) throws Exception {
-    if (instance instanceof AutoCloseable closeable) {
-      closeable.close();
-    }
+    Closing.ifCloseable(instance);
   }
 
   @AfterEach
