@@ -98,13 +98,13 @@ public final class ZooKeeperLockBackend extends DelegatingLockBackend
     this.healthTimeout = b.healthTimeout;
     this.timer = new ScheduledThreadPoolExecutor(1, ZooKeeperLockBackend::timerThread);
     timer.setRemoveOnCancelPolicy(true);
-    String locks = b.root + "/locks";
-    String viewRoot = b.root + "/" + ZooKeeperRecordStore.VIEWS;
+    String locks = ZooKeeperRecordStore.locksFolder(b.root);
+    String viewRoot = ZooKeeperRecordStore.viewsFolder(b.root);
     List<String> announcing =
         List.of(
             locks,
-            viewRoot + "/" + ZooKeeperRecordStore.READ_WRITE,
-            viewRoot + "/" + ZooKeeperRecordStore.PERMITS);
+            ZooKeeperRecordStore.viewFolder(b.root, ZooKeeperRecordStore.READ_WRITE),
+            ZooKeeperRecordStore.viewFolder(b.root, ZooKeeperRecordStore.PERMITS));
     this.waiters = b.releaseSignal ? new ReleaseWaitRegistry(LockClock.system(timer)) : null;
     try {
       this.session =
@@ -169,9 +169,6 @@ public final class ZooKeeperLockBackend extends DelegatingLockBackend
    */
   @Override
   public Optional<Views> readWriteViews(int maxReaders) {
-    if (maxReaders < 1) {
-      throw new IllegalArgumentException("maxReaders must be positive but was " + maxReaders);
-    }
     String folder = store.viewFolder(ZooKeeperRecordStore.READ_WRITE);
     return Optional.of(
         new Views(
@@ -189,9 +186,6 @@ public final class ZooKeeperLockBackend extends DelegatingLockBackend
    */
   @Override
   public Optional<LockBackend> permitView(int permits) {
-    if (permits < 1) {
-      throw new IllegalArgumentException("permits must be positive but was " + permits);
-    }
     return Optional.of(
         new ZooKeeperView<>(
             views,

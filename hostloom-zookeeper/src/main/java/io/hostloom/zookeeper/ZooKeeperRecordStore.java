@@ -91,8 +91,8 @@ final class ZooKeeperRecordStore implements VersionedRecordStore<ZooKeeperRecord
   ZooKeeperRecordStore(ZooKeeperSession session, String root, Duration connectWait) {
     this.session = session;
     this.root = root;
-    this.locks = root + "/locks";
-    this.views = root + "/" + VIEWS;
+    this.locks = locksFolder(root);
+    this.views = viewsFolder(root);
     this.clock = root + "/clock";
     this.connectWaitMillis = Math.max(1, connectWait.toMillis());
   }
@@ -103,7 +103,22 @@ final class ZooKeeperRecordStore implements VersionedRecordStore<ZooKeeperRecord
 
   /** The folder of a native view's znodes ({@link #READ_WRITE} or {@link #PERMITS}). */
   String viewFolder(String kind) {
-    return views + "/" + kind;
+    return viewFolder(root, kind);
+  }
+
+  /** The lock znodes' folder under {@code root}. */
+  static String locksFolder(String root) {
+    return root + "/locks";
+  }
+
+  /** The folder of the view folders under {@code root}. */
+  static String viewsFolder(String root) {
+    return root + "/" + VIEWS;
+  }
+
+  /** The folder of a native view's znodes under {@code root}. */
+  static String viewFolder(String root, String kind) {
+    return viewsFolder(root) + "/" + kind;
   }
 
   void onRoundTrip(Consumer<String> listener) {

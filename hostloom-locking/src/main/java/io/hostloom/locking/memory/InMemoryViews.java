@@ -13,7 +13,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BiFunction;
 import java.util.function.Consumer;
 
 /**
@@ -27,11 +26,6 @@ import java.util.function.Consumer;
  */
 final class InMemoryViews<S> {
   private static final BackendArguments ARGUMENTS = BackendArguments.unbounded();
-
-  /** One decision on a key's state at {@code now}, granting tokens from {@code floor}. */
-  interface Decision<S, O> {
-    ViewStep<S, O> decide(S state, long now, long floor);
-  }
 
   private final ConcurrentMap<String, S> states = new ConcurrentHashMap<>();
   private final LockClock clock;
@@ -54,13 +48,13 @@ final class InMemoryViews<S> {
     this.onRelease = onRelease;
   }
 
-  <O> O apply(String key, Decision<S, O> decision) {
+  <O> O apply(String key, RuleView.Decision<S, O> decision) {
     Object[] result = new Object[1];
     states.compute(
         key,
         (k, s) -> {
           long now = clock.nanoTime(); // inside the atomic step: linearizable expiry
-          ViewStep<S, O> step = decision.decide(s == null ? empty : s, now, fencing.get() + 1);
+          ViewStep<S, O> step = decision.at(s == null ? empty : s, now, fencing.get() + 1);
           result[0] = step.outcome();
           if (step.outcome() instanceof AcquireOutcome a && a.granted()) {
             fencing.accumulateAndGet(a.fencingToken(), Math::max);
@@ -75,9 +69,9 @@ final class InMemoryViews<S> {
     return outcome;
   }
 
-  <T> T peek(String key, BiFunction<S, Long, T> read) {
+  Optional<LeaseRecord> peek(String key, ViewRules.Read<S> read) {
     S s = states.get(key);
-    return read.apply(s == null ? empty : s, clock.nanoTime());
+    return read.at(s == null ? empty : s, clock.nanoTime());
   }
 
   /** Removes the keys with no live entry now. */
@@ -113,12 +107,12 @@ final class InMemoryViews<S> {
     @Override
     protected <O> CompletableFuture<O> apply(
         String operation, String key, Decision<S, O> decision) {
-      return CompletableFuture.completedFuture(views.apply(key, decision::at));
+      return CompletableFuture.completedFuture(views.apply(key, decision));
     }
 
     @Override
     protected CompletableFuture<Optional<LeaseRecord>> peek(String key, ViewRules.Read<S> read) {
-      return CompletableFuture.completedFuture(views.peek(key, read::at));
+      return CompletableFuture.completedFuture(views.peek(key, read));
     }
 
     @Override

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Function;
 
 /**
  * The native write view as the kernel's lease engine sees it, remembering which owner token each
@@ -28,9 +27,6 @@ import java.util.function.Function;
  */
 final class WaitingWriters extends DelegatingLockBackend {
   private static final ThreadLocal<Writer> STARTING = new ThreadLocal<>();
-  // the answer to an attempt of an ended acquisition, which nobody reads
-  private static final Function<String, AcquireOutcome> NOT_SENT =
-      owner -> AcquireOutcome.held(new LeaseRecord(owner, "", Duration.ZERO, 0));
 
   private final LockBackend view;
   private final Map<String, Writer> byOwner = new ConcurrentHashMap<>();
@@ -88,8 +84,9 @@ final class WaitingWriters extends DelegatingLockBackend {
     synchronized (w) {
       if (w.givenUp) {
         // the acquisition has ended: an attempt sent now could write a waiting entry after the
-        // clean-up was answered, which the caller then meets
-        return CompletableFuture.completedFuture(NOT_SENT.apply(owner));
+        // clean-up was answered, which the caller then meets; nobody reads this answer
+        return CompletableFuture.completedFuture(
+            AcquireOutcome.held(new LeaseRecord(owner, "", Duration.ZERO, 0)));
       }
       w.inFlight++;
     }

@@ -43,7 +43,7 @@ public abstract class RuleView<S> implements LockBackend {
    * A decision of the rules on a key's state at the backend's now, granting tokens from a floor.
    */
   @FunctionalInterface
-  protected interface Decision<S, O> {
+  public interface Decision<S, O> {
     /**
      * @param now the backend's now, in the rules' nanoseconds
      * @param floor the least token a new grant may take

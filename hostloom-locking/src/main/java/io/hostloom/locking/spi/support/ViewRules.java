@@ -58,7 +58,7 @@ public record ViewRules<S>(Acquire<S> acquire, Extend<S> extend, Release<S> rele
   /** The permit view of semaphores of {@code permits}. */
   public static ViewRules<PermitEntries> permits(int permits) {
     if (permits <= 0) {
-      throw new IllegalArgumentException("permits must be positive: " + permits);
+      throw new IllegalArgumentException("permits must be positive but was " + permits);
     }
     return new ViewRules<>(
         (s, owner, data, now, lease, floor) -> s.acquire(permits, owner, data, now, lease, floor),
@@ -70,7 +70,7 @@ public record ViewRules<S>(Acquire<S> acquire, Extend<S> extend, Release<S> rele
   /** The read view of reader-writer locks of at most {@code maxReaders} readers. */
   public static ViewRules<ReadWriteEntries> reads(int maxReaders) {
     if (maxReaders <= 0) {
-      throw new IllegalArgumentException("maxReaders must be positive: " + maxReaders);
+      throw new IllegalArgumentException("maxReaders must be positive but was " + maxReaders);
     }
     return new ViewRules<>(
         (s, owner, data, now, lease, floor) ->
