@@ -24,11 +24,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.function.IntFunction;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,8 +33,9 @@ import org.junit.jupiter.api.Test;
  * The native views of {@link JdbcLockBackend} on a real server: their answers (writer preference,
  * the waiting entry, slots and tokens, a count mismatch), expiry on the server's clock, the release
  * signal of a view key, statements per acquisition counted on the JDBC level ({@link
- * CountingDataSource}) against the generic constructions on the same database, and grants racing
- * from many threads and backends into the last permit or between readers and writers.
+ * CountingDataSource}) against the generic constructions on the same database. Grants racing from
+ * many threads and backends are the testkit's view suites' ({@code JdbcPermitViewTest}, {@code
+ * JdbcReadWriteViewsTest} and the MariaDB ones).
  */
 abstract class NativeViewsSuite {
   static final Duration LONG = Duration.ofSeconds(60);
@@ -315,113 +311,6 @@ abstract class NativeViewsSuite {
         assertThat(write).as("generic: write acquire + release").isGreaterThan(2);
       }
     }
-  }
-
-  /**
-   * Threads of several backends race, at once, for the last free permit: exactly one wins each
-   * round (so two grants never both count the entries before either wrote).
-   */
-  @Test
-  void racingGrantsIntoTheLastPermitGetOneOfThem() throws Exception {
-    int threads = 16;
-    int permits = 3;
-    List<LockBackend> views = new ArrayList<>();
-    for (int i = 0; i < 4; i++) {
-      views.add(other().permitView(permits).orElseThrow());
-    }
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try {
-      int violations = 0;
-      for (int round = 0; round < 20; round++) {
-        String key = key();
-        for (int i = 0; i < permits - 1; i++) {
-          assertThat(await(views.get(0).acquire(key, "pre" + i, "3", LONG)).granted()).isTrue();
-        }
-        int granted = race(pool, threads, i -> views.get(i % views.size()), key, "3");
-        if (granted != 1) {
-          violations++;
-          System.out.println("round " + round + ": " + granted + " grants of the last permit");
-        }
-      }
-      assertThat(violations).as("rounds with other than one grant of the last permit").isZero();
-    } finally {
-      pool.shutdownNow();
-    }
-  }
-
-  /**
-   * Readers and writers of several backends race for a free reader-writer key: either one writer
-   * and no reader, or readers and no writer, each round.
-   */
-  @Test
-  void racingReadersAndWritersKeepExclusion() throws Exception {
-    int threads = 16;
-    List<ReadWriteLeases.Views> views = new ArrayList<>();
-    for (int i = 0; i < 4; i++) {
-      views.add(other().readWriteViews(64).orElseThrow());
-    }
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try {
-      int violations = 0;
-      for (int round = 0; round < 20; round++) {
-        String key = key();
-        CountDownLatch start = new CountDownLatch(1);
-        List<Future<Boolean>> writers = new ArrayList<>();
-        List<Future<Boolean>> readers = new ArrayList<>();
-        for (int i = 0; i < threads; i++) {
-          ReadWriteLeases.Views v = views.get(i % views.size());
-          boolean write = i % 2 == 0;
-          String owner = (write ? "w" : "r") + i;
-          Future<Boolean> f =
-              pool.submit(
-                  () -> {
-                    start.await();
-                    LockBackend view = write ? v.write() : v.read();
-                    return await(view.acquire(key, owner, "", LONG)).granted();
-                  });
-          (write ? writers : readers).add(f);
-        }
-        start.countDown();
-        int w = count(writers);
-        int r = count(readers);
-        if (w > 1 || (w == 1 && r > 0) || w + r == 0) {
-          violations++;
-          System.out.println("round " + round + ": " + w + " writers, " + r + " readers granted");
-        }
-      }
-      assertThat(violations).as("rounds that broke reader-writer exclusion").isZero();
-    } finally {
-      pool.shutdownNow();
-    }
-  }
-
-  private static int race(
-      ExecutorService pool, int threads, IntFunction<LockBackend> view, String key, String data)
-      throws Exception {
-    CountDownLatch start = new CountDownLatch(1);
-    List<Future<Boolean>> results = new ArrayList<>();
-    for (int i = 0; i < threads; i++) {
-      LockBackend v = view.apply(i);
-      String owner = "t" + i;
-      results.add(
-          pool.submit(
-              () -> {
-                start.await();
-                return await(v.acquire(key, owner, data, LONG)).granted();
-              }));
-    }
-    start.countDown();
-    return count(results);
-  }
-
-  private static int count(List<Future<Boolean>> results) throws Exception {
-    int n = 0;
-    for (Future<Boolean> f : results) {
-      if (f.get()) {
-        n++;
-      }
-    }
-    return n;
   }
 
   private DistributedSemaphores semaphores(LockBackend backend) {

@@ -7,6 +7,11 @@ import io.hostloom.locking.spi.ReleaseSignal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
@@ -17,6 +22,12 @@ import org.junit.jupiter.api.BeforeEach;
  * and the release signal's readiness. Not a suite itself.
  */
 public abstract class ViewSuiteHooks {
+  /** Threads of one {@link #race}, spread over the racing instances. */
+  protected static final int RACE_THREADS = 16;
+
+  private static final Duration RACE_LEASE = Duration.ofSeconds(60);
+  private static final Duration RACE_WAIT = Duration.ofSeconds(30);
+
   private final List<LockBackend> instances = new ArrayList<>();
   private LockBackend backend;
   private LockBackend other;
@@ -57,6 +68,51 @@ public abstract class ViewSuiteHooks {
       other = open();
     }
     return other;
+  }
+
+  /**
+   * {@code n} instances for a race: {@link #backend()}, {@link #otherBackend()} and more, each
+   * another session of the same server (the same object for a backend that answers one), closed
+   * after the test.
+   */
+  protected final List<LockBackend> racers(int n) {
+    List<LockBackend> racers = new ArrayList<>(List.of(backend(), otherBackend()));
+    while (racers.size() < n) {
+      racers.add(open());
+    }
+    return racers.subList(0, n);
+  }
+
+  /**
+   * Acquires {@code key} from {@value #RACE_THREADS} threads released at once, thread {@code i} as
+   * owner {@code "t<i>"} through {@code view.apply(i)}: whether each was granted, in thread order.
+   */
+  protected static List<Boolean> race(IntFunction<LockBackend> view, String key, String data)
+      throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(RACE_THREADS);
+    try {
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<Boolean>> results = new ArrayList<>();
+      for (int i = 0; i < RACE_THREADS; i++) {
+        LockBackend v = view.apply(i);
+        String owner = "t" + i;
+        results.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  return TestTiming.get(v.acquire(key, owner, data, RACE_LEASE), RACE_WAIT)
+                      .granted();
+                }));
+      }
+      start.countDown();
+      List<Boolean> granted = new ArrayList<>();
+      for (Future<Boolean> f : results) {
+        granted.add(f.get());
+      }
+      return granted;
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   private LockBackend open() {

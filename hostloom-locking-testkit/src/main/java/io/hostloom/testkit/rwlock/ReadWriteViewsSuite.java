@@ -14,6 +14,7 @@ import io.hostloom.locking.spi.ReleaseSignal;
 import io.hostloom.testkit.TestTiming;
 import io.hostloom.testkit.ViewSuiteHooks;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -23,8 +24,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The {@link ReadWriteLeases} contract, tested on the views directly against a real backend: writer
  * preference and the waiting entry, tokens over both views, owner checks, expiry on the backend's
- * clock, the release signal. Backend-specific checks (key layout, command counts) stay in the
- * backend's own tests.
+ * clock, the release signal, and readers and writers of several instances racing. Backend-specific
+ * checks (key layout, command counts) stay in the backend's own tests.
  *
  * <p>Subclass it in the backend module:
  *
@@ -58,6 +59,43 @@ public abstract class ReadWriteViewsSuite extends ViewSuiteHooks {
 
   private static <T> T await(CompletableFuture<T> f) {
     return TestTiming.get(f, Duration.ofSeconds(30));
+  }
+
+  /**
+   * Readers and writers of several instances race for a free key, round after round: either one
+   * writer and no reader is granted, or readers and no writer.
+   */
+  @Test
+  void racingReadersAndWritersOfSeveralInstancesKeepExclusion() throws Exception {
+    List<ReadWriteLeases.Views> views =
+        racers(4).stream()
+            .map(b -> ((ReadWriteLeases) b).readWriteViews(64).orElseThrow())
+            .toList();
+    for (int round = 0; round < 20; round++) {
+      String key = key(name());
+      List<Boolean> granted =
+          race(
+              i -> {
+                ReadWriteLeases.Views v = views.get(i % views.size());
+                return i % 2 == 0 ? v.write() : v.read();
+              },
+              key,
+              "");
+      int writers = 0;
+      int readers = 0;
+      for (int i = 0; i < granted.size(); i++) {
+        if (granted.get(i)) {
+          if (i % 2 == 0) {
+            writers++;
+          } else {
+            readers++;
+          }
+        }
+      }
+      assertThat((writers == 1 && readers == 0) || (writers == 0 && readers > 0))
+          .as("round %d: %d writers and %d readers granted", round, writers, readers)
+          .isTrue();
+    }
   }
 
   @Test

@@ -21,8 +21,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The {@link PermitLeases} contract, tested on the view directly against a real backend: idempotent
  * re-acquire, at most {@code permits} live entries, the slot rule, tokens, the count mismatch,
- * owner checks, expiry on the backend's clock, the release signal. Backend-specific checks (key
- * layout, command counts) stay in the backend's own tests.
+ * owner checks, expiry on the backend's clock, the release signal, and instances racing into the
+ * last permit. Backend-specific checks (key layout, command counts) stay in the backend's own
+ * tests.
  *
  * <p>Subclass it in the backend module:
  *
@@ -52,6 +53,26 @@ public abstract class PermitViewSuite extends ViewSuiteHooks {
 
   private static <T> T await(CompletableFuture<T> f) {
     return TestTiming.get(f, Duration.ofSeconds(30));
+  }
+
+  /**
+   * Acquires of several instances race into the last free permit, round after round: exactly one of
+   * them is granted each time.
+   */
+  @Test
+  void racingGrantsIntoTheLastPermitGetOneOfThem() throws Exception {
+    List<LockBackend> views =
+        racers(4).stream().map(b -> ((PermitLeases) b).permitView(3).orElseThrow()).toList();
+    for (int round = 0; round < 20; round++) {
+      String key = key();
+      for (int i = 0; i < 2; i++) {
+        assertThat(await(views.get(0).acquire(key, "pre" + i, "3", LONG)).granted()).isTrue();
+      }
+      List<Boolean> granted = race(i -> views.get(i % views.size()), key, "3");
+      assertThat(granted.stream().filter(g -> g).count())
+          .as("round %d: grants of the last permit", round)
+          .isEqualTo(1);
+    }
   }
 
   @Test

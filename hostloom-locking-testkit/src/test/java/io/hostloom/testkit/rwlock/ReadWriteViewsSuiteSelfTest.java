@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * without a defect passes ({@link #correctViews}), so the failures come from the defects.
  */
 class ReadWriteViewsSuiteSelfTest {
-  private static final int TESTS = 9;
+  private static final int TESTS = 10;
 
   private static Set<String> failures(Class<?> suite) {
     return SuiteFailures.of(suite, TESTS);
